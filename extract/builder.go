@@ -1,0 +1,101 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// builder accumulates blocks into Document.Text and Sections, keeping the
+// byte offsets right. Every input path (HTML, Markdown, text) goes through it
+// so the Document shape is the same whatever the format.
+type builder struct {
+	text     strings.Builder
+	sections []Section
+}
+
+func (b *builder) cur() *Section {
+	if len(b.sections) == 0 {
+		b.sections = append(b.sections, Section{})
+	}
+	return &b.sections[len(b.sections)-1]
+}
+
+func (b *builder) write(s string) int {
+	if b.text.Len() > 0 {
+		b.text.WriteByte('\n')
+	}
+	start := b.text.Len()
+	b.text.WriteString(s)
+	return start
+}
+
+// heading opens a new section.
+func (b *builder) heading(level int, s string) {
+	s = cleanText(s)
+	if s == "" {
+		return
+	}
+	start := b.write(s)
+	b.sections = append(b.sections, Section{Heading: s, Level: level, Start: start})
+}
+
+// block appends a block to the current section. Code keeps its line breaks
+// (as spaces in Text would lose structure); other kinds collapse white space.
+func (b *builder) block(kind BlockKind, s string) {
+	if kind == Code {
+		s = strings.TrimRight(norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD")), " \t\r\n")
+		s = strings.Trim(s, "\n")
+		// one block per line in Text: code lines are joined with a visible separator-free newline
+	} else {
+		s = cleanText(s)
+	}
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	sec := b.cur()
+	if len(sec.Blocks) == 0 && sec.Heading == "" {
+		sec.Start = b.text.Len()
+		if b.text.Len() > 0 {
+			sec.Start++
+		}
+	}
+	start := b.write(s)
+	sec.Blocks = append(sec.Blocks, Block{Kind: kind, Text: s, Start: start, End: start + len(s)})
+}
+
+func (b *builder) finish(d *Document) {
+	d.Text = b.text.String()
+	d.Sections = b.sections
+	if d.Sections == nil {
+		d.Sections = []Section{}
+	}
+	if d.Tags == nil {
+		d.Tags = []string{}
+	}
+}
+
+// cleanText makes text valid UTF-8, NFC, with white space collapsed and
+// control characters dropped, as the case schema requires.
+func cleanText(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	s = norm.NFC.String(s)
+	var out strings.Builder
+	out.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r) || r == '\u00a0' || r == '\u200b' || r == '\ufeff':
+			space = true
+		case unicode.IsControl(r):
+		default:
+			if space && out.Len() > 0 {
+				out.WriteByte(' ')
+			}
+			space = false
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}
