@@ -2,94 +2,525 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
-// extractHTML is the v0 article finder: the first of article, main, body,
-// with chrome (nav, header, footer, aside, scripts) removed.
+// maxDepth bounds every walk of the tree: deeper markup is hostile or broken
+// and its text is dropped rather than risk the stack and the time budget.
+const maxDepth = 400
+
+// extractHTML finds the article in a page and reads its metadata.
+//
+// The article is found by scoring: the page is cut into text blocks (runs of
+// inline content inside block elements), each block gets a value (long,
+// sentence-like, link-poor text is positive; short or link-heavy text is
+// negative), and the element whose subtree has the largest sum of values is
+// the article container. Boilerplate inside it (share bars, related lists,
+// comments, link lists) is then dropped by class/id patterns and link density.
 func extractHTML(raw []byte, opts Options) (*Document, error) {
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(raw))
+	raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	root, err := html.ParseWithOptions(bytes.NewReader(raw), html.ParseOptionEnableScripting(false))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
 	d := &Document{URL: opts.URL}
-	d.Title = cleanText(doc.Find("title").First().Text())
-	if og, ok := doc.Find(`meta[property="og:title"]`).Attr("content"); ok && strings.TrimSpace(og) != "" {
-		d.Title = cleanText(og)
-	}
-	d.Site, _ = doc.Find(`meta[property="og:site_name"]`).Attr("content")
-	d.DeclaredLang, _ = doc.Find("html").Attr("lang")
-	if c, ok := doc.Find(`link[rel="canonical"]`).Attr("href"); ok {
-		d.CanonicalURL = strings.TrimSpace(c)
-	}
-	doc.Find("script, style, noscript, nav, header, footer, aside, form, iframe, svg").Remove()
-	root := doc.Find("article").First()
-	if root.Length() == 0 {
-		root = doc.Find("main").First()
-	}
-	if root.Length() == 0 {
-		root = doc.Find("body").First()
-	}
+	m := readMeta(root, opts.URL)
+	p := newPage()
+	p.collect(root)
+	body := p.choose()
 	var b builder
-	for _, n := range root.Nodes {
-		walk(&b, n)
-	}
-	if h1 := cleanText(root.Find("h1").First().Text()); h1 != "" {
-		d.Title = h1
-	}
+	headline := p.emit(&b, body, m)
+	m.textDates = p.datesNear(body)
+	m.apply(d, headline)
 	b.finish(d)
 	return d, nil
 }
 
-func walk(b *builder, n *html.Node) {
-	if n.Type != html.ElementNode {
-		return
+// elem is an element of the page that can hold blocks.
+type elem struct {
+	node   *html.Node
+	parent int
+	score  float64 // sum of block values in the subtree
+	text   int     // weighted text length in the subtree
+	bonus  float64 // class/id/tag hint
+	blocks int     // index of the first block in the subtree
+	end    int     // one past the last block in the subtree
+	drop   bool    // boilerplate inside a container: not emitted
+}
+
+// block is a run of text to emit, tied to the element that holds it.
+type block struct {
+	el    int
+	kind  BlockKind
+	level int // headings
+	text  string
+	len   int // weighted length: runes, Han/kana/hangul counted triple
+	links int // weighted length inside links
+	value float64
+	punct int // sentence punctuation
+}
+
+type page struct {
+	els    []elem
+	blocks []block
+	// inline accumulation
+	cur       strings.Builder
+	curLinks  int
+	curLen    int
+	curPunct  int
+	inLink    int
+	inPre     int
+	curEl     int
+	curKind   BlockKind
+	brRun     int
+	textTotal int
+}
+
+func newPage() *page {
+	return &page{els: make([]elem, 0, 256), blocks: make([]block, 0, 128)}
+}
+
+// skipTags never hold article text.
+var skipTags = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Svg: true, atom.Math: true, atom.Canvas: true, atom.Iframe: true, atom.Object: true,
+	atom.Embed: true, atom.Button: true, atom.Select: true, atom.Textarea: true, atom.Input: true,
+	atom.Option: true, atom.Head: true, atom.Title: true, atom.Meta: true, atom.Link: true,
+	atom.Audio: true, atom.Video: true, atom.Map: true, atom.Dialog: true, atom.Label: true,
+}
+
+// chromeTags are page chrome by definition.
+var chromeTags = map[atom.Atom]bool{atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Menu: true}
+
+// blockTags break inline runs.
+var blockTags = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Section: true, atom.Article: true, atom.Main: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Ul: true, atom.Ol: true, atom.Li: true, atom.Dl: true, atom.Dt: true, atom.Dd: true,
+	atom.Pre: true, atom.Blockquote: true, atom.Table: true, atom.Tbody: true, atom.Thead: true,
+	atom.Tfoot: true, atom.Tr: true, atom.Td: true, atom.Th: true, atom.Caption: true,
+	atom.Figure: true, atom.Figcaption: true, atom.Header: true, atom.Footer: true, atom.Nav: true,
+	atom.Aside: true, atom.Hr: true, atom.Address: true, atom.Center: true, atom.Form: true,
+	atom.Fieldset: true, atom.Details: true, atom.Summary: true, atom.Body: true, atom.Html: true,
+	atom.Hgroup: true, atom.Menu: true, atom.Legend: true,
+}
+
+var (
+	// negative names boilerplate containers (matched on class and id).
+	negativeRe = regexp.MustCompile(`(?i)(^|[-_ ])(comments?|commentlist|disqus|respond|reply|replies|share|sharing|social|sociable|related|recommend(ed|ations)?|more-stories|read-?more|also-?read|sidebar|side-bar|widget|footer|breadcrumbs?|crumbs|pagination|pager|paging|newsletter|subscribe|subscription|signup|sign-up|promo|sponsor(ed)?|advert(isement)?|ads?|adv|banner|cookie|consent|gdpr|popup|modal|overlay|masthead|navbar|nav|menu|topbar|toolbar|skip-link|print-only|hidden|author-bio|author-info|about-author|byline-bio|tags?|tag-list|taglist|keywords|categories|rating|votes?|like|likes|follow|outbrain|taboola|zergnet|trending|popular|most-read|mostread|top-stories|teaser|jump|caption|credits?|copyright|disclaimer|legal|login|register|search|feedback|print|email|rss|hot|news-list|newslist|links|friend-?links?|topic|gotop|back-?to-?top)($|[-_ \d])`)
+	// positive names article containers.
+	positiveRe = regexp.MustCompile(`(?i)(article|post-?body|post-?content|postcontent|entry-?content|entry|story|body-?text|text-?body|main-?content|content-?body|article-?body|articlebody|blog-?post|markdown|prose|news-?text|newstext|detail|zw|正文|content|hentry|h-entry|e-content|post)`)
+	// hiddenStyle marks elements not shown.
+	hiddenStyle = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden`)
+)
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
 	}
-	switch n.Data {
-	case "h1", "h2", "h3", "h4", "h5", "h6":
-		b.heading(int(n.Data[1]-'0'), nodeText(n))
-		return
-	case "p":
-		b.block(Paragraph, nodeText(n))
-		return
-	case "li":
-		b.block(ListItem, nodeText(n))
-		return
-	case "pre":
-		b.block(Code, nodeText(n))
-		return
-	case "table":
-		b.block(Table, nodeText(n))
-		return
-	case "blockquote":
-		b.block(Quote, nodeText(n))
-		return
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		walk(b, c)
+	return false
+}
+
+// names is the class and id of an element, for the patterns.
+func names(n *html.Node) string {
+	c, id := attr(n, "class"), attr(n, "id")
+	if id == "" {
+		return c
+	}
+	if c == "" {
+		return id
+	}
+	return c + " " + id
+}
+
+// isHidden reports elements a browser would not show.
+func isHidden(n *html.Node) bool {
+	if hasAttr(n, "hidden") || attr(n, "aria-hidden") == "true" {
+		return true
+	}
+	if s := attr(n, "style"); s != "" && hiddenStyle.MatchString(s) {
+		return true
+	}
+	return false
+}
+
+// collect walks the tree once, building elements and blocks.
+func (p *page) collect(root *html.Node) {
+	p.walk(root, -1, 0)
+	p.flush()
+	// subtree sums: children come after their parent in pre-order
+	for i := len(p.els) - 1; i >= 0; i-- {
+		if par := p.els[i].parent; par >= 0 {
+			p.els[par].score += p.els[i].score
+			p.els[par].text += p.els[i].text
+		}
 	}
 }
 
-func nodeText(n *html.Node) string {
-	var sb strings.Builder
-	var f func(*html.Node)
-	f = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			sb.WriteString(n.Data)
+func (p *page) walk(n *html.Node, parent, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	switch n.Type {
+	case html.DocumentNode:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			p.walk(c, parent, depth+1)
 		}
-		if n.Type == html.ElementNode && n.Data == "br" {
-			sb.WriteByte('\n')
+		return
+	case html.TextNode:
+		p.text(n.Data)
+		return
+	case html.ElementNode:
+	default:
+		return
+	}
+	a := n.DataAtom
+	if skipTags[a] {
+		return
+	}
+	if a == atom.Br {
+		if p.inPre > 0 {
+			p.cur.WriteByte('\n')
+			return
+		}
+		p.brRun++
+		if p.brRun >= 2 {
+			p.flush() // <br><br> separates paragraphs on old pages
+		} else {
+			p.cur.WriteByte('\n')
+		}
+		return
+	}
+	if a == atom.Img || a == atom.Picture || a == atom.Source {
+		return
+	}
+	if isHidden(n) && a != atom.Body && a != atom.Html {
+		return
+	}
+	if !blockTags[a] {
+		// inline element
+		if a == atom.A {
+			p.inLink++
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			f(c)
+			p.walk(c, parent, depth+1)
 		}
-		if n.Type == html.ElementNode && (n.Data == "td" || n.Data == "th") {
+		if a == atom.A {
+			p.inLink--
+		}
+		if a == atom.Td || a == atom.Th {
+			p.cur.WriteByte(' ')
+		}
+		return
+	}
+	// block element: ends the inline run, opens an element
+	p.flush()
+	idx := len(p.els)
+	p.els = append(p.els, elem{node: n, parent: parent, blocks: len(p.blocks)})
+	p.els[idx].bonus = hint(n)
+	saved := p.curEl
+	savedKind := p.curKind
+	p.curEl = idx
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		p.curKind = Heading
+	case atom.Li, atom.Dt, atom.Dd:
+		p.curKind = ListItem
+	case atom.Pre:
+		p.curKind = Code
+		p.inPre++
+	case atom.Blockquote:
+		p.curKind = Quote
+	case atom.Td, atom.Th, atom.Caption:
+		if p.curKind != Quote {
+			p.curKind = Paragraph
+		}
+	case atom.Tr:
+		if isDataTable(n) {
+			p.curKind = Table
+		}
+	case atom.P, atom.Div, atom.Section, atom.Article, atom.Main, atom.Body:
+		if p.curKind != Quote && p.curKind != ListItem && p.curKind != Table {
+			p.curKind = Paragraph
+		}
+	}
+	if a == atom.Tr && p.curKind == Table {
+		p.row(n, idx)
+	} else {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			p.walk(c, idx, depth+1)
+		}
+	}
+	p.flush()
+	if a == atom.Pre {
+		p.inPre--
+	}
+	p.curEl = saved
+	p.curKind = savedKind
+	p.els[idx].end = len(p.blocks)
+}
+
+// row emits a data-table row as one block, cells separated by " | ".
+func (p *page) row(tr *html.Node, idx int) {
+	var cells []string
+	links := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Td || c.DataAtom == atom.Th) {
+			t := cleanText(innerText(c, 0))
+			cells = append(cells, t)
+			links += linkLen(c, 0)
+		}
+	}
+	s := strings.Join(cells, " | ")
+	if strings.Trim(s, " |") == "" {
+		return
+	}
+	l := wlen(s)
+	p.blocks = append(p.blocks, block{el: idx, kind: Table, text: s, len: l, links: links, punct: punctCount(s)})
+	p.els[idx].text += l
+}
+
+// isDataTable tells a table of data from a table used for layout: data rows
+// hold short cells without nested blocks.
+func isDataTable(tr *html.Node) bool {
+	var table *html.Node
+	for a := tr.Parent; a != nil; a = a.Parent {
+		if a.DataAtom == atom.Table {
+			table = a
+			break
+		}
+	}
+	if table == nil {
+		return false
+	}
+	if attr(table, "role") == "presentation" {
+		return false
+	}
+	rows, cells, maxCell := 0, 0, 0
+	layout := false
+	var f func(n *html.Node, depth int)
+	f = func(n *html.Node, depth int) {
+		if depth > 6 || layout {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Table, atom.Div, atom.P, atom.Ul, atom.Ol, atom.Blockquote, atom.Pre, atom.H1, atom.H2, atom.H3, atom.Form, atom.Img, atom.Iframe:
+				layout = true
+				return
+			case atom.Tr:
+				rows++
+			case atom.Td, atom.Th:
+				cells++
+				maxCell = max(maxCell, wlen(innerText(c, 0)))
+				// cells are not descended into beyond the check for blocks
+			}
+			f(c, depth+1)
+		}
+	}
+	f(table, 0)
+	if layout || rows < 2 || cells < 4 {
+		return false
+	}
+	return maxCell < 400
+}
+
+// hint scores an element's tag, class and id.
+func hint(n *html.Node) float64 {
+	switch n.DataAtom {
+	case atom.Article, atom.Main:
+		return 0.2
+	case atom.Body, atom.Html:
+		return 0
+	}
+	if ip := attr(n, "itemprop"); ip == "articleBody" || ip == "text" {
+		return 0.3
+	}
+	s := names(n)
+	if s == "" {
+		return 0
+	}
+	if positiveRe.MatchString(s) {
+		return 0.1
+	}
+	return 0
+}
+
+func (p *page) text(s string) {
+	if p.inPre > 0 {
+		p.cur.WriteString(s)
+		p.curLen += wlen(s)
+		return
+	}
+	if strings.TrimSpace(s) == "" {
+		if s != "" {
+			p.cur.WriteByte(' ')
+		}
+		return
+	}
+	p.brRun = 0
+	p.cur.WriteString(s)
+	l := wlen(s)
+	p.curLen += l
+	if p.inLink > 0 {
+		p.curLinks += l
+	}
+	p.curPunct += punctCount(s)
+}
+
+// flush closes the current inline run as a block.
+func (p *page) flush() {
+	p.brRun = 0
+	if p.cur.Len() == 0 {
+		return
+	}
+	raw := p.cur.String()
+	p.cur.Reset()
+	links, l, punct := p.curLinks, p.curLen, p.curPunct
+	p.curLinks, p.curLen, p.curPunct = 0, 0, 0
+	if p.curEl < 0 || p.curEl >= len(p.els) {
+		return
+	}
+	kind := p.curKind
+	if kind == "" {
+		kind = Paragraph
+	}
+	var t string
+	if kind == Code {
+		t = raw
+		if strings.TrimSpace(t) == "" {
+			return
+		}
+	} else {
+		t = cleanText(raw)
+		if t == "" {
+			return
+		}
+	}
+	level := 0
+	if kind == Heading {
+		level = int(p.els[p.curEl].node.Data[1] - '0')
+	}
+	p.blocks = append(p.blocks, block{el: p.curEl, kind: kind, level: level, text: t, len: l, links: links, punct: punct})
+	p.els[p.curEl].text += l
+	p.textTotal += l
+}
+
+// wlen is a length that treats languages alike: a Han, kana or hangul
+// character carries about as much as a short word, so it counts triple.
+func wlen(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			if r > ' ' {
+				n++
+			}
+		case isCJK(r):
+			n += 3
+		case unicode.IsSpace(r):
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+func isCJK(r rune) bool {
+	return (r >= 0x3040 && r <= 0x30FF) || (r >= 0x3400 && r <= 0x9FFF) || (r >= 0xAC00 && r <= 0xD7AF) || (r >= 0xF900 && r <= 0xFAFF)
+}
+
+// punctCount counts sentence punctuation in any of the three languages.
+func punctCount(s string) int {
+	n := 0
+	for _, r := range s {
+		switch r {
+		case '.', ',', ';', ':', '!', '?', '，', '。', '；', '：', '！', '？', '、', '«', '»', '“', '”', '"':
+			n++
+		}
+	}
+	return n
+}
+
+func innerText(n *html.Node, depth int) string {
+	var sb strings.Builder
+	var f func(*html.Node, int)
+	f = func(n *html.Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		switch n.Type {
+		case html.TextNode:
+			sb.WriteString(n.Data)
+			return
+		case html.ElementNode:
+			if skipTags[n.DataAtom] {
+				return
+			}
+			if n.DataAtom == atom.Br {
+				sb.WriteByte('\n')
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			f(c, depth+1)
+		}
+		if n.Type == html.ElementNode && blockTags[n.DataAtom] {
 			sb.WriteByte(' ')
 		}
 	}
-	f(n)
+	f(n, depth)
 	return sb.String()
+}
+
+func linkLen(n *html.Node, depth int) int {
+	if depth > maxDepth {
+		return 0
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.A {
+		return wlen(innerText(n, depth))
+	}
+	total := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		total += linkLen(c, depth+1)
+	}
+	return total
+}
+
+var _ = utf8.RuneLen
+
+// datesNear finds dates written just before and at the top of the
+// container, where bylines sit.
+func (p *page) datesNear(c int) []string {
+	if c < 0 {
+		return nil
+	}
+	start := p.els[c].blocks
+	var out []string
+	for i := max(0, start-20); i < min(len(p.blocks), start+10); i++ {
+		if d := findDate(p.blocks[i].text); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }

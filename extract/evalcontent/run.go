@@ -1,0 +1,333 @@
+package evalcontent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"runtime"
+	"runtime/metrics"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// Extractor turns a page into its main text.
+type Extractor struct {
+	Name string
+	Fn   func(page []byte, pageURL string) (string, error)
+}
+
+// Casebook is casebook's own extractor: Document.MainText of extract.Extract.
+func Casebook() Extractor {
+	return Extractor{Name: "casebook", Fn: func(page []byte, pageURL string) (string, error) {
+		d, err := extract.Extract(page, extract.Options{URL: pageURL, Format: extract.FormatHTML})
+		if err != nil {
+			return "", err
+		}
+		return d.MainText(), nil
+	}}
+}
+
+// Trafilatura is go-trafilatura configured as in the AEB benchmark (with fallback).
+func Trafilatura() Extractor {
+	return Extractor{Name: "go-trafilatura", Fn: func(page []byte, pageURL string) (string, error) {
+		doc, err := html.Parse(bytes.NewReader(page))
+		if err != nil {
+			return "", err
+		}
+		u, _ := url.Parse(pageURL)
+		res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{EnableFallback: true, OriginalURL: u})
+		if err != nil {
+			return "", err
+		}
+		return res.ContentText, nil
+	}}
+}
+
+// Readability is readeck's go-readability v2, text rendered by its InnerText.
+func Readability() Extractor {
+	return Extractor{Name: "go-readability", Fn: func(page []byte, pageURL string) (string, error) {
+		u, err := url.Parse(pageURL)
+		if err != nil || pageURL == "" {
+			u, _ = url.Parse("https://example.com/")
+		}
+		art, err := readability.FromReader(bytes.NewReader(page), u)
+		if err != nil {
+			return "", err
+		}
+		if art.Node == nil {
+			return "", nil
+		}
+		var sb strings.Builder
+		if err := art.RenderText(&sb); err != nil {
+			return "", err
+		}
+		return sb.String(), nil
+	}}
+}
+
+// Config says what to run.
+type Config struct {
+	AEBDir    string // ../shared/bench/aeb; "" to skip
+	DanielDir string // ../shared/bench/daniel; "" to skip
+	Peers     bool   // also run go-trafilatura and go-readability
+	Limit     int    // at most this many pages per data set (0: all)
+	Worst     int    // list this many lowest-scoring casebook pages
+	// Extractors overrides the set run (Peers is then ignored).
+	Extractors []Extractor
+}
+
+// PageResult is one extractor's outcome on one page.
+type PageResult struct {
+	Page   *Page
+	Text   string
+	Err    error
+	Counts Counts
+}
+
+// Result is one extractor's figures.
+type Result struct {
+	Name         string
+	Scores       map[string]Score // "aeb", "daniel/en", "daniel/ru", "daniel/zh"
+	Pages        int
+	Errors       int
+	Elapsed      time.Duration // extraction time only, pages run one after another
+	PagesPerSec  float64
+	AllocPerPage float64 // bytes allocated per page
+	PeakHeap     uint64  // highest live-and-unswept heap seen above the starting heap
+	PerPage      []PageResult
+}
+
+// Report is the whole run.
+type Report struct {
+	Results []Result
+}
+
+// Datasets in print order.
+var Datasets = []string{"aeb", "daniel/en", "daniel/ru", "daniel/zh"}
+
+func key(p *Page) string {
+	if p.Dataset == "daniel" {
+		return "daniel/" + p.Lang
+	}
+	return p.Dataset
+}
+
+// Load reads the configured data sets.
+func Load(cfg Config) ([]Page, error) {
+	var pages []Page
+	if cfg.AEBDir != "" {
+		ps, err := LoadAEB(cfg.AEBDir)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Limit > 0 && len(ps) > cfg.Limit {
+			ps = ps[:cfg.Limit]
+		}
+		pages = append(pages, ps...)
+	}
+	if cfg.DanielDir != "" {
+		ps, err := LoadDaniel(cfg.DanielDir)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Limit > 0 && len(ps) > cfg.Limit {
+			ps = ps[:cfg.Limit]
+		}
+		pages = append(pages, ps...)
+	}
+	return pages, nil
+}
+
+// Run scores every extractor on every page, one page at a time (one core),
+// and writes the table to w.
+func Run(ctx context.Context, cfg Config, w io.Writer) (Report, error) {
+	pages, err := Load(cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	if len(pages) == 0 {
+		return Report{}, fmt.Errorf("evalcontent: no pages (set AEBDir and/or DanielDir)")
+	}
+	exs := cfg.Extractors
+	if len(exs) == 0 {
+		exs = []Extractor{Casebook()}
+		if cfg.Peers {
+			exs = append(exs, Trafilatura(), Readability())
+		}
+	}
+	var rep Report
+	for _, ex := range exs {
+		res, err := runOne(ctx, ex, pages)
+		if err != nil {
+			return rep, err
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	if w != nil {
+		rep.Print(w)
+		if cfg.Worst > 0 && len(rep.Results) > 0 {
+			rep.PrintWorst(w, cfg.Worst)
+		}
+	}
+	return rep, nil
+}
+
+func runOne(ctx context.Context, ex Extractor, pages []Page) (Result, error) {
+	res := Result{Name: ex.Name, Scores: map[string]Score{}, Pages: len(pages)}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	base := heapObjects()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go samplePeak(base, &peak, stop, done)
+
+	res.PerPage = make([]PageResult, len(pages))
+	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			close(stop)
+			<-done
+			return res, err
+		}
+		p := &pages[i]
+		t0 := time.Now()
+		text, err := safe(ex.Fn, p.HTML, p.URL)
+		res.Elapsed += time.Since(t0)
+		res.PerPage[i] = PageResult{Page: p, Text: text, Err: err}
+		if err != nil {
+			res.Errors++
+		}
+	}
+	close(stop)
+	<-done
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	res.AllocPerPage = float64(after.TotalAlloc-before.TotalAlloc) / float64(len(pages))
+	res.PeakHeap = peak.Load()
+	if res.Elapsed > 0 {
+		res.PagesPerSec = float64(len(pages)) / res.Elapsed.Seconds()
+	}
+	// Score after timing so the scorer's allocations are not counted.
+	byKey := map[string][]Counts{}
+	for i := range res.PerPage {
+		pr := &res.PerPage[i]
+		if pr.Page.Dataset == "aeb" {
+			pr.Counts = AEBCounts(pr.Page.Gold, pr.Text)
+		} else {
+			pr.Counts = DanielCounts(pr.Page.Gold, pr.Text)
+		}
+		k := key(pr.Page)
+		byKey[k] = append(byKey[k], pr.Counts)
+	}
+	for k, cs := range byKey {
+		res.Scores[k] = Aggregate(cs)
+	}
+	return res, nil
+}
+
+// safe runs fn, turning a panic into an error: a peer crashing on one page
+// must not end the run.
+func safe(fn func([]byte, string) (string, error), page []byte, u string) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return fn(page, u)
+}
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+func heapObjects() uint64 {
+	metrics.Read(heapSample)
+	return heapSample[0].Value.Uint64()
+}
+
+// samplePeak polls the heap every millisecond and keeps the highest value
+// above base: Go has no peak-heap counter, so this is an estimate.
+func samplePeak(base uint64, peak *atomic.Uint64, stop, done chan struct{}) {
+	defer close(done)
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > base && v-base > peak.Load() {
+				peak.Store(v - base)
+			}
+		}
+	}
+}
+
+// Print writes the side-by-side table.
+func (r Report) Print(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "extractor\t")
+	for _, d := range Datasets {
+		fmt.Fprintf(tw, "%s F1\t", d)
+	}
+	fmt.Fprint(tw, "pages\terrors\tpages/s\tKiB alloc/page\tMiB peak heap\t\n")
+	for _, res := range r.Results {
+		fmt.Fprintf(tw, "%s\t", res.Name)
+		for _, d := range Datasets {
+			if s, ok := res.Scores[d]; ok {
+				fmt.Fprintf(tw, "%.3f (P %.3f R %.3f, n=%d)\t", s.F1, s.Precision, s.Recall, s.Pages)
+			} else {
+				fmt.Fprint(tw, "-\t")
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.0f\t%.1f\t\n", res.Pages, res.Errors, res.PagesPerSec, res.AllocPerPage/1024, float64(res.PeakHeap)/(1<<20))
+	}
+	tw.Flush()
+	if len(r.Results) > 1 {
+		base := r.Results[0]
+		for _, res := range r.Results[1:] {
+			fmt.Fprintf(w, "%s vs %s:", base.Name, res.Name)
+			for _, d := range Datasets {
+				a, ok1 := base.Scores[d]
+				b, ok2 := res.Scores[d]
+				if ok1 && ok2 && b.F1 > 0 {
+					fmt.Fprintf(w, " %s %.3f/%.3f", d, a.F1, b.F1)
+				}
+			}
+			if res.PagesPerSec > 0 && res.PeakHeap > 0 {
+				fmt.Fprintf(w, "; speed x%.2f; peak heap x%.2f; alloc x%.2f", base.PagesPerSec/res.PagesPerSec, float64(base.PeakHeap)/float64(res.PeakHeap), base.AllocPerPage/res.AllocPerPage)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// PrintWorst lists the first extractor's n lowest-F1 pages per data set.
+func (r Report) PrintWorst(w io.Writer, n int) {
+	res := r.Results[0]
+	for _, d := range Datasets {
+		var prs []PageResult
+		for _, pr := range res.PerPage {
+			if key(pr.Page) == d {
+				prs = append(prs, pr)
+			}
+		}
+		sort.SliceStable(prs, func(i, j int) bool { return prs[i].Counts.F1() < prs[j].Counts.F1() })
+		for i := 0; i < n && i < len(prs); i++ {
+			pr := prs[i]
+			fmt.Fprintf(w, "worst %s %.3f P %.3f R %.3f %s %s\n", d, pr.Counts.F1(), precision(pr.Counts), recall(pr.Counts), pr.Page.ID, pr.Page.URL)
+		}
+	}
+}
