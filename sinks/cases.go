@@ -1,0 +1,360 @@
+package sinks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
+)
+
+func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// DraftInput is what the sink stage hands the store.
+type DraftInput struct {
+	SubmissionID string
+	CanonicalURL string
+	ContentHash  string
+	Case         *casebook.Case
+}
+
+// DraftResult says what SaveDraft did.
+type DraftResult struct {
+	DraftID     string // the draft created, or the one this submission already had
+	DuplicateOf string // set when an existing case has the same URL or content
+}
+
+// SaveDraft stores a new draft for a submission and marks the submission
+// drafted, in one transaction. It is idempotent: a redelivered sink message
+// for the same submission returns the draft made the first time, and a page
+// whose canonical URL or content hash is already a case becomes a duplicate
+// of that case instead of a second draft.
+func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
+	err = s.db.Batch(func(tx *bolt.Tx) error {
+		res = DraftResult{}
+		subs := tx.Bucket(bSubmissions)
+		var sub SubmissionRecord
+		if err := getJSON(subs, []byte(in.SubmissionID), &sub); err != nil {
+			return fmt.Errorf("submission %s: %w", in.SubmissionID, err)
+		}
+		if sub.DraftID != "" {
+			res.DraftID = sub.DraftID
+			return nil
+		}
+		if sub.Terminal() {
+			return nil
+		}
+		for _, look := range []struct {
+			b   []byte
+			key string
+		}{{bCaseByURL, in.CanonicalURL}, {bCaseByHash, in.ContentHash}} {
+			if look.key == "" {
+				continue
+			}
+			if id := tx.Bucket(look.b).Get([]byte(look.key)); id != nil {
+				res.DuplicateOf = resolveAlias(tx, string(id))
+				sub.State, sub.Reason, sub.DraftID = casebook.StateSkipped, "duplicate of case "+res.DuplicateOf, res.DuplicateOf
+				sub.UpdatedAt = s.stamp()
+				return putJSON(subs, []byte(sub.ID), sub)
+			}
+		}
+		n, err := nextCounter(tx, "draft")
+		if err != nil {
+			return err
+		}
+		c := *in.Case
+		c.ID = fmt.Sprintf("draft-%06d", n)
+		c.Status = casebook.StatusDraft
+		now := s.stamp()
+		c.CreatedAt, c.UpdatedAt = now, now
+		c.Related = nil
+		c.Normalize()
+		if err := putJSON(tx.Bucket(bCases), []byte(c.ID), c); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bDraftQueue).Put(seqKey(n), []byte(c.ID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bCaseSub).Put([]byte(c.ID), []byte(sub.ID)); err != nil {
+			return err
+		}
+		if in.CanonicalURL != "" {
+			if err := tx.Bucket(bCaseByURL).Put([]byte(in.CanonicalURL), []byte(c.ID)); err != nil {
+				return err
+			}
+		}
+		if in.ContentHash != "" {
+			if err := tx.Bucket(bCaseByHash).Put([]byte(in.ContentHash), []byte(c.ID)); err != nil {
+				return err
+			}
+		}
+		if err := addHistory(tx, c.ID, Change{At: now, By: "pipeline", Action: "drafted", Note: sub.URL}); err != nil {
+			return err
+		}
+		sub.State, sub.DraftID, sub.Reason, sub.Error = casebook.StateDrafted, c.ID, "", ""
+		if c.Relevance.Flagged {
+			sub.Reason = fmt.Sprintf("flagged: relevance %.2f below threshold", c.Relevance.Score)
+		}
+		sub.UpdatedAt = now
+		res.DraftID = c.ID
+		return putJSON(subs, []byte(sub.ID), sub)
+	})
+	return res, err
+}
+
+func resolveAlias(tx *bolt.Tx, id string) string {
+	for i := 0; i < 8; i++ { // bounded: aliases never chain deeper in practice
+		next := tx.Bucket(bAliases).Get([]byte(id))
+		if next == nil {
+			return id
+		}
+		id = string(next)
+	}
+	return id
+}
+
+// GetCase returns a case by id, following aliases (a draft's id keeps
+// answering after approval or merge). resolved is the id actually found.
+func (s *Store) GetCase(id string) (c *casebook.Case, resolved string, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		resolved = resolveAlias(tx, id)
+		c = new(casebook.Case)
+		return getJSON(tx.Bucket(bCases), []byte(resolved), c)
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("case %s: %w", id, err)
+	}
+	return c, resolved, nil
+}
+
+// SubmissionOf returns the submission a case was drafted from.
+func (s *Store) SubmissionOf(caseID string) string {
+	var id string
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		id = string(tx.Bucket(bCaseSub).Get([]byte(caseID)))
+		return nil
+	})
+	return id
+}
+
+// page walks bucket b (seq -> case id) newest first, strictly below cursor,
+// keeping cases for which keep returns true. The cursor is the seq of the
+// last item returned, so pages stay stable while new cases are added.
+func (s *Store) page(b []byte, cursor string, limit int, keep func(*casebook.Case) bool) ([]casebook.Case, string, error) {
+	out := []casebook.Case{}
+	next := ""
+	err := s.db.View(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		c := tx.Bucket(b).Cursor()
+		var k, v []byte
+		if cursor == "" {
+			k, v = c.Last()
+		} else {
+			seq, err := decodeCursor(cursor)
+			if err != nil {
+				return err
+			}
+			if k, _ = c.Seek(seqKey(seq)); k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+		var lastKey []byte
+		for ; k != nil; k, v = c.Prev() {
+			var cs casebook.Case
+			if err := getJSON(cases, v, &cs); err != nil {
+				continue // index entry of a case that moved on (an approved draft)
+			}
+			if keep != nil && !keep(&cs) {
+				continue
+			}
+			if len(out) == limit {
+				next = encodeCursor(lastKey)
+				break
+			}
+			out = append(out, cs)
+			lastKey = append(lastKey[:0], k...)
+		}
+		return nil
+	})
+	return out, next, err
+}
+
+// ListDrafts pages through drafts awaiting review, newest first.
+func (s *Store) ListDrafts(cursor string, limit int, keep func(*casebook.Case) bool) ([]casebook.Case, string, error) {
+	return s.page(bDraftQueue, cursor, limit, func(c *casebook.Case) bool {
+		return c.Status == casebook.StatusDraft && (keep == nil || keep(c))
+	})
+}
+
+// ListPublished pages through published cases, newest first.
+func (s *Store) ListPublished(cursor string, limit int, keep func(*casebook.Case) bool) ([]casebook.Case, string, error) {
+	return s.page(bPublished, cursor, limit, func(c *casebook.Case) bool {
+		return c.Status == casebook.StatusPublished && (keep == nil || keep(c))
+	})
+}
+
+// EachPublished calls f for every published case in approval order.
+func (s *Store) EachPublished(f func(*casebook.Case) error) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		return tx.Bucket(bPublished).ForEach(func(k, v []byte) error {
+			var cs casebook.Case
+			if err := getJSON(cases, v, &cs); err != nil {
+				return nil
+			}
+			if cs.Status != casebook.StatusPublished {
+				return nil
+			}
+			return f(&cs)
+		})
+	})
+}
+
+// Approve publishes a draft under the next CB-NNNN id. The draft id becomes
+// an alias of the new id. edit, when non-nil, is applied first (a reviewer's
+// changes) and must leave the case valid.
+func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*casebook.Case, error) {
+	var out casebook.Case
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		draftID := resolveAlias(tx, id)
+		var c casebook.Case
+		if err := getJSON(cases, []byte(draftID), &c); err != nil {
+			return fmt.Errorf("draft %s: %w", id, err)
+		}
+		if c.Status != casebook.StatusDraft {
+			return fmt.Errorf("%s is %s, not a draft: %w", draftID, c.Status, ErrConflict)
+		}
+		before := c
+		if edit != nil {
+			if err := edit(&c); err != nil {
+				return err
+			}
+		}
+		n, err := nextCounter(tx, "case")
+		if err != nil {
+			return err
+		}
+		now := s.stamp()
+		c.ID = fmt.Sprintf("CB-%04d", n)
+		c.Status = casebook.StatusPublished
+		c.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: note}
+		c.UpdatedAt = now
+		if err := putJSON(cases, []byte(c.ID), c); err != nil {
+			return err
+		}
+		if err := cases.Delete([]byte(draftID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bAliases).Put([]byte(draftID), []byte(c.ID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bPublished).Put(seqKey(n), []byte(c.ID)); err != nil {
+			return err
+		}
+		if err := repoint(tx, draftID, c.ID); err != nil {
+			return err
+		}
+		changed := diffFields(&before, &c)
+		if err := addHistory(tx, c.ID, Change{At: now, By: by, Action: "approved", Note: note, Fields: changed, From: draftID}); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// repoint moves the URL/hash/submission indexes from one case id to another.
+func repoint(tx *bolt.Tx, from, to string) error {
+	for _, b := range [][]byte{bCaseByURL, bCaseByHash} {
+		bk := tx.Bucket(b)
+		var keys [][]byte
+		_ = bk.ForEach(func(k, v []byte) error {
+			if string(v) == from {
+				keys = append(keys, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		for _, k := range keys {
+			if err := bk.Put(k, []byte(to)); err != nil {
+				return err
+			}
+		}
+	}
+	cs := tx.Bucket(bCaseSub)
+	if sub := cs.Get([]byte(from)); sub != nil {
+		if err := cs.Put([]byte(to), append([]byte(nil), sub...)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reject marks a draft rejected with the reviewer's reason; the submission's
+// status then shows that reason.
+func (s *Store) Reject(id, by, reason string) (*casebook.Case, error) {
+	if strings.TrimSpace(reason) == "" {
+		return nil, fmt.Errorf("a reject needs a reason: %w", ErrInvalid)
+	}
+	var out casebook.Case
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		cid := resolveAlias(tx, id)
+		var c casebook.Case
+		if err := getJSON(cases, []byte(cid), &c); err != nil {
+			return fmt.Errorf("draft %s: %w", id, err)
+		}
+		if c.Status != casebook.StatusDraft {
+			return fmt.Errorf("%s is %s, not a draft: %w", cid, c.Status, ErrConflict)
+		}
+		now := s.stamp()
+		c.Status = casebook.StatusRejected
+		c.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: reason}
+		c.UpdatedAt = now
+		if err := putJSON(cases, []byte(cid), c); err != nil {
+			return err
+		}
+		if subID := tx.Bucket(bCaseSub).Get([]byte(cid)); subID != nil {
+			if err := s.updateSubmissionTx(tx, string(subID), func(r *SubmissionRecord) bool {
+				r.Reason = "rejected: " + reason
+				return true
+			}); err != nil {
+				return err
+			}
+		}
+		if err := addHistory(tx, cid, Change{At: now, By: by, Action: "rejected", Note: reason}); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CountCases returns how many cases are in each status.
+func (s *Store) CountCases() (map[string]int, error) {
+	out := map[string]int{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bCases).ForEach(func(k, v []byte) error {
+			var c struct {
+				Status string `json:"status"`
+			}
+			if err := json.Unmarshal(v, &c); err != nil {
+				return err
+			}
+			out[c.Status]++
+			return nil
+		})
+	})
+	return out, err
+}

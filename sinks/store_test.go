@@ -1,0 +1,225 @@
+package sinks
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/casebook/casebook"
+)
+
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "casebook.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func draftCase(title string) *casebook.Case {
+	return &casebook.Case{Title: title, Language: "en", RootCause: casebook.RootCause{Category: "configuration", Description: "a bad rule"}}
+}
+
+func TestSubmissionLifecycle(t *testing.T) {
+	s := openTemp(t)
+	rec, existing, err := s.CreateSubmission("https://Example.org/a?utm_source=x", "https://example.org/a", "manual", "")
+	if err != nil || existing {
+		t.Fatalf("create: %v existing=%v", err, existing)
+	}
+	again, existing, err := s.CreateSubmission("https://example.org/a", "https://example.org/a", "manual", "")
+	if err != nil || !existing || again.ID != rec.ID {
+		t.Fatalf("second create = %v %v %v, want the first submission", again.ID, existing, err)
+	}
+	pending, _ := s.Unenqueued()
+	if len(pending) != 1 {
+		t.Fatalf("unenqueued = %d, want 1", len(pending))
+	}
+	if err := s.MarkEnqueued(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if pending, _ = s.Unenqueued(); len(pending) != 0 {
+		t.Fatalf("unenqueued after mark = %d", len(pending))
+	}
+	for _, st := range []string{casebook.StateFetching, casebook.StateClassifying, casebook.StateExtracting} {
+		if err := s.Progress(rec.ID, st, "", "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := s.GetSubmission(rec.ID)
+	if got.State != casebook.StateClassifying {
+		t.Fatalf("state = %s, want classifying (never backwards)", got.State)
+	}
+	res, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: "https://example.org/a", ContentHash: "h1", Case: draftCase("A")})
+	if err != nil || res.DraftID == "" {
+		t.Fatalf("save draft: %+v %v", res, err)
+	}
+	// A redelivered sink message is a no-op.
+	res2, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: "https://example.org/a", ContentHash: "h1", Case: draftCase("A")})
+	if err != nil || res2.DraftID != res.DraftID {
+		t.Fatalf("replayed save = %+v %v, want %s", res2, err, res.DraftID)
+	}
+	// A late failure event cannot undo a terminal state.
+	_ = s.Progress(rec.ID, casebook.StateFailed, "", "late", "")
+	got, _ = s.GetSubmission(rec.ID)
+	if got.State != casebook.StateDrafted || got.DraftID != res.DraftID {
+		t.Fatalf("after late event: %+v", got.Submission)
+	}
+	drafts, _, _ := s.ListDrafts("", 10, nil)
+	if len(drafts) != 1 {
+		t.Fatalf("drafts = %d", len(drafts))
+	}
+}
+
+func TestDuplicateContentBecomesSkip(t *testing.T) {
+	s := openTemp(t)
+	a, _, _ := s.CreateSubmission("https://a.example/x", "https://a.example/x", "manual", "")
+	b, _, _ := s.CreateSubmission("https://mirror.example/x", "https://mirror.example/x", "crawl:m", "m")
+	r1, _ := s.SaveDraft(DraftInput{SubmissionID: a.ID, CanonicalURL: "https://a.example/x", ContentHash: "same", Case: draftCase("X")})
+	r2, err := s.SaveDraft(DraftInput{SubmissionID: b.ID, CanonicalURL: "https://mirror.example/x", ContentHash: "same", Case: draftCase("X")})
+	if err != nil || r2.DuplicateOf != r1.DraftID {
+		t.Fatalf("dup = %+v %v, want duplicate of %s", r2, err, r1.DraftID)
+	}
+	got, _ := s.GetSubmission(b.ID)
+	if got.State != casebook.StateSkipped || got.Reason != "duplicate of case "+r1.DraftID {
+		t.Fatalf("submission = %+v", got.Submission)
+	}
+}
+
+func TestApproveRejectAndPaging(t *testing.T) {
+	s := openTemp(t)
+	var drafts []string
+	for i := 0; i < 5; i++ {
+		u := fmt.Sprintf("https://example.org/%d", i)
+		rec, _, _ := s.CreateSubmission(u, u, "manual", "")
+		res, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: fmt.Sprint(i), Case: draftCase(fmt.Sprint("case ", i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drafts = append(drafts, res.DraftID)
+	}
+	var published []string
+	for _, id := range drafts[:4] {
+		c, err := s.Approve(id, "alice", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		published = append(published, c.ID)
+	}
+	if published[0] != "CB-0001" || published[3] != "CB-0004" {
+		t.Fatalf("ids = %v", published)
+	}
+	if _, err := s.Approve(drafts[0], "alice", "", nil); !errors.Is(err, ErrConflict) {
+		t.Fatalf("approving twice: %v, want conflict", err)
+	}
+	// The draft id keeps answering.
+	c, resolved, err := s.GetCase(drafts[1])
+	if err != nil || resolved != "CB-0002" || c.Status != casebook.StatusPublished {
+		t.Fatalf("alias: %v %s %v", c, resolved, err)
+	}
+	// Pages: newest first, stable cursor, empty cursor at the end.
+	var seen []string
+	cursor := ""
+	for {
+		page, next, err := s.ListPublished(cursor, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page {
+			seen = append(seen, c.ID)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if fmt.Sprint(seen) != "[CB-0004 CB-0003 CB-0002 CB-0001]" {
+		t.Fatalf("pages = %v", seen)
+	}
+	if _, err := s.Reject(drafts[4], "bob", ""); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("reject without reason: %v", err)
+	}
+	if _, err := s.Reject(drafts[4], "bob", "not an incident"); err != nil {
+		t.Fatal(err)
+	}
+	sub, _ := s.GetSubmission(s.SubmissionOf(drafts[4]))
+	if sub.Reason != "rejected: not an incident" {
+		t.Fatalf("submission reason = %q", sub.Reason)
+	}
+	h, _ := s.History("CB-0001")
+	if len(h) != 2 || h[0].Action != "drafted" || h[1].Action != "approved" || h[1].By != "alice" {
+		t.Fatalf("history = %+v", h)
+	}
+}
+
+func TestConcurrentSinkBatches(t *testing.T) {
+	s := openTemp(t)
+	var ids []string
+	for i := 0; i < 50; i++ {
+		u := fmt.Sprintf("https://example.org/p%d", i)
+		rec, _, _ := s.CreateSubmission(u, u, "manual", "")
+		ids = append(ids, rec.ID)
+	}
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		for rep := 0; rep < 2; rep++ { // every message delivered twice
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				u := fmt.Sprintf("https://example.org/p%d", i)
+				if _, err := s.SaveDraft(DraftInput{SubmissionID: id, CanonicalURL: u, ContentHash: u, Case: draftCase(u)}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	counts, _ := s.CountCases()
+	if counts[casebook.StatusDraft] != 50 {
+		t.Fatalf("drafts = %d, want 50 (one per submission)", counts[casebook.StatusDraft])
+	}
+}
+
+func TestTokensAndBackup(t *testing.T) {
+	s := openTemp(t)
+	tok, r, err := s.AddToken("carol", RoleReviewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Authenticate(tok); !ok || got.Name != "carol" {
+		t.Fatalf("auth = %v %v", got, ok)
+	}
+	if _, ok := s.Authenticate(tok + "x"); ok {
+		t.Fatal("a wrong token authenticated")
+	}
+	if err := s.RevokeToken(r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Authenticate(tok); ok {
+		t.Fatal("a revoked token authenticated")
+	}
+	var buf bytes.Buffer
+	if _, err := s.Backup(&buf); err != nil || buf.Len() == 0 {
+		t.Fatalf("backup: %v (%d bytes)", err, buf.Len())
+	}
+	_, _, err = s.AddToken("", RoleReviewer)
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatalf("empty name: %v", err)
+	}
+}
+
+func TestSecondOpenFailsClearly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := Open(path, Options{Timeout: 100_000_000}); err == nil {
+		t.Fatal("a second writer opened the same store")
+	}
+}

@@ -1,0 +1,177 @@
+package sinks
+
+import (
+	"fmt"
+
+	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
+)
+
+// SubmissionRecord is a submission plus what the store needs to keep its promises.
+type SubmissionRecord struct {
+	casebook.Submission
+	CanonicalURL string `json:"canonical_url"`
+	// Enqueued is set once JetStream acknowledged the fetch task. A record
+	// still false on start-up is re-published (the Nats-Msg-Id makes that safe),
+	// so a crash between the bbolt write and the publish loses nothing.
+	Enqueued bool `json:"enqueued"`
+	// Source names the crawl source, "" for manual submissions.
+	Source string  `json:"source,omitempty"`
+	Score  float64 `json:"score,omitempty"`
+}
+
+var stateRank = map[string]int{
+	casebook.StateQueued: 0, casebook.StateFetching: 1, casebook.StateExtracting: 2,
+	casebook.StateClassifying: 3, casebook.StateDrafted: 4, casebook.StateSkipped: 4, casebook.StateFailed: 4,
+}
+
+// CreateSubmission records a new submission for url, or returns the existing
+// one for the same canonical URL (existing=true) unless that one failed, in
+// which case the URL is tried afresh.
+func (s *Store) CreateSubmission(url, canonical, origin, source string) (rec SubmissionRecord, existing bool, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		subs := tx.Bucket(bSubmissions)
+		if id := tx.Bucket(bSubByURL).Get([]byte(canonical)); id != nil {
+			var old SubmissionRecord
+			if err := getJSON(subs, id, &old); err == nil && old.State != casebook.StateFailed {
+				rec, existing = old, true
+				return nil
+			}
+		}
+		n, err := nextCounter(tx, "submission")
+		if err != nil {
+			return err
+		}
+		now := s.stamp()
+		rec = SubmissionRecord{
+			Submission: casebook.Submission{
+				ID: fmt.Sprintf("sub-%08d", n), URL: url, State: casebook.StateQueued,
+				CreatedAt: now, UpdatedAt: now, Origin: origin,
+			},
+			CanonicalURL: canonical, Source: source,
+		}
+		if err := putJSON(subs, []byte(rec.ID), rec); err != nil {
+			return err
+		}
+		return tx.Bucket(bSubByURL).Put([]byte(canonical), []byte(rec.ID))
+	})
+	return rec, existing, err
+}
+
+// GetSubmission returns one submission record.
+func (s *Store) GetSubmission(id string) (rec SubmissionRecord, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error { return getJSON(tx.Bucket(bSubmissions), []byte(id), &rec) })
+	return rec, err
+}
+
+// MarkEnqueued notes that JetStream holds the submission's fetch task.
+func (s *Store) MarkEnqueued(id string) error {
+	return s.updateSubmission(id, func(r *SubmissionRecord) bool {
+		if r.Enqueued {
+			return false
+		}
+		r.Enqueued = true
+		return true
+	})
+}
+
+// Unenqueued lists submissions whose fetch task JetStream never acknowledged.
+func (s *Store) Unenqueued() ([]SubmissionRecord, error) {
+	var out []SubmissionRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bSubmissions).ForEach(func(k, v []byte) error {
+			var r SubmissionRecord
+			if err := jsonUnmarshal(v, &r); err != nil {
+				return err
+			}
+			if !r.Enqueued && !r.Terminal() {
+				out = append(out, r)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Progress moves a submission forward. Events may arrive out of order or
+// twice (at-least-once delivery), so a state never moves backwards and a
+// terminal state is final: replays are no-ops.
+func (s *Store) Progress(id, state, reason, errMsg, draftID string) error {
+	return s.batchUpdateSubmission(id, func(r *SubmissionRecord) bool {
+		if r.Terminal() || stateRank[state] < stateRank[r.State] || (state == r.State && !r.Terminal() && reason == "" && errMsg == "") {
+			return false
+		}
+		r.State, r.Reason, r.Error = state, reason, errMsg
+		if draftID != "" {
+			r.DraftID = draftID
+		}
+		return true
+	})
+}
+
+func (s *Store) updateSubmission(id string, f func(*SubmissionRecord) bool) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return s.updateSubmissionTx(tx, id, f) })
+}
+
+func (s *Store) batchUpdateSubmission(id string, f func(*SubmissionRecord) bool) error {
+	return s.db.Batch(func(tx *bolt.Tx) error { return s.updateSubmissionTx(tx, id, f) })
+}
+
+func (s *Store) updateSubmissionTx(tx *bolt.Tx, id string, f func(*SubmissionRecord) bool) error {
+	b := tx.Bucket(bSubmissions)
+	var r SubmissionRecord
+	if err := getJSON(b, []byte(id), &r); err != nil {
+		return fmt.Errorf("submission %s: %w", id, err)
+	}
+	if !f(&r) {
+		return nil
+	}
+	r.UpdatedAt = s.stamp()
+	return putJSON(b, []byte(id), r)
+}
+
+// CountSubmissions returns how many submissions are in each state.
+func (s *Store) CountSubmissions() (map[string]int, error) {
+	out := map[string]int{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bSubmissions).ForEach(func(k, v []byte) error {
+			var r SubmissionRecord
+			if err := jsonUnmarshal(v, &r); err != nil {
+				return err
+			}
+			out[r.State]++
+			return nil
+		})
+	})
+	return out, err
+}
+
+// ListSubmissions pages through submissions, newest first.
+func (s *Store) ListSubmissions(cursor string, limit int) ([]casebook.Submission, string, error) {
+	var out []casebook.Submission
+	next := ""
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bSubmissions).Cursor()
+		var k, v []byte
+		if cursor == "" {
+			k, v = c.Last()
+		} else {
+			// Seek lands on the cursor (or just past it); the page goes on below it.
+			c.Seek([]byte(cursor))
+			k, v = c.Prev()
+		}
+		for ; k != nil; k, v = c.Prev() {
+			if len(out) == limit {
+				next = string(out[len(out)-1].ID)
+				break
+			}
+			var r SubmissionRecord
+			if err := jsonUnmarshal(v, &r); err != nil {
+				return err
+			}
+			out = append(out, r.Submission)
+		}
+		return nil
+	})
+	return out, next, err
+}
