@@ -1,6 +1,15 @@
 // Package classify reads an extracted Document and drafts the case fields:
 // language, relevance, symptoms, root cause, trigger, detection, remediation,
 // action items, lessons, impact, labels and tags, each with evidence spans.
+//
+// It works sentence by sentence. Every sentence of the article (list items
+// and table rows are sentences too, code is left out) gets a section kind
+// from its heading, in English, Russian or Chinese (subsections inherit), and
+// cue scores per field from phrase lists in the three languages. A heading
+// that names a field decides for its sentences unless another field's cues
+// are far stronger; in summaries, untitled narratives and investigation
+// sections the cues alone decide, and a sentence no cue claims stays out: an
+// empty field is a better answer than an invented one.
 package classify
 
 import (
@@ -11,13 +20,17 @@ import (
 )
 
 // Version is recorded in every draft's extraction.version.
-const Version = "1"
+const Version = "2"
 
 // Config tunes the classifier.
 type Config struct {
-	// RelevanceThreshold is the score under which a document is not an incident write-up.
+	// RelevanceThreshold is the score under which a document is not an
+	// incident write-up; 0 means DefaultThreshold.
 	RelevanceThreshold float64
 }
+
+// DefaultThreshold is the relevance threshold when Config leaves it 0.
+const DefaultThreshold = 0.5
 
 // Classifier drafts cases. It is safe for concurrent use; build one per worker
 // since the language models are loaded once.
@@ -29,7 +42,7 @@ type Classifier struct {
 // New builds a classifier and loads its language models.
 func New(cfg Config) *Classifier {
 	if cfg.RelevanceThreshold == 0 {
-		cfg.RelevanceThreshold = 0.5
+		cfg.RelevanceThreshold = DefaultThreshold
 	}
 	return &Classifier{cfg: cfg, lang: NewLanguageDetector()}
 }
@@ -37,8 +50,16 @@ func New(cfg Config) *Classifier {
 // Threshold returns the relevance threshold in use.
 func (c *Classifier) Threshold() float64 { return c.cfg.RelevanceThreshold }
 
+// DetectLanguage returns the case language of doc (en, ru, zh or und) and the
+// language seen as an ISO 639-1 code ("uk", "ja", "de"; "" if none could be
+// told), for a skip reason such as "unsupported language: uk".
+func (c *Classifier) DetectLanguage(doc *extract.Document) (code, seen string) {
+	return c.lang.DetectSeen(doc)
+}
+
 // Classify drafts a case from doc. It fills the content fields only; the
-// pipeline sets id, status, sources and timestamps.
+// pipeline sets id, status, sources and timestamps. A document in another
+// language comes back with language "und" and no fields.
 func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 	cs := &casebook.Case{
 		Status:       casebook.StatusDraft,
@@ -50,108 +71,183 @@ func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 			Confidence: map[string]float64{}, Evidence: map[string][]casebook.Span{},
 		},
 	}
-	cs.Language = c.lang.Detect(doc)
+	cs.Language, _ = c.lang.DetectSeen(doc)
 	if cs.Language == "und" {
 		cs.Normalize()
 		return cs
 	}
-	fillFields(cs, doc)
-	cs.Relevance = relevance(cs, doc, c.cfg.RelevanceThreshold)
+	a := analyse(doc)
+	a.fill(cs)
+	cs.Relevance = a.relevance(c.cfg.RelevanceThreshold)
+	cs.Extraction.Confidence["relevance"] = round2(cs.Relevance.Score)
+	cs.Extraction.Confidence["language"] = 0.9
 	cs.Normalize()
 	return cs
 }
 
-// fieldOf maps a section heading to a case field ("" when it names none).
-func fieldOf(heading string) string {
-	h := strings.ToLower(strings.TrimSpace(heading))
-	for _, fh := range headingTable {
-		for _, cue := range fh.cues {
-			if strings.Contains(h, cue) {
-				return fh.field
-			}
+// unit is one sentence, list item sentence or table row of the article.
+type unit struct {
+	text       string
+	low        string
+	start, end int // byte offsets into doc.Text
+	block      int // index of the block, so sentences of one item stay one item
+	sec        int
+	kind       field // section kind
+	bkind      extract.BlockKind
+	pos        float64 // 0..1 position in the article
+	scores     map[field]float64
+	assigned   field
+}
+
+// analysis holds a document's units and the routing made of them.
+type analysis struct {
+	doc        *extract.Document
+	units      []unit
+	secKinds   []field
+	headingHit map[field]bool // fields named by a heading
+	low        string         // lower-cased prose of the whole article
+}
+
+// analyse splits doc into units and routes each to a field.
+func analyse(doc *extract.Document) *analysis {
+	a := &analysis{doc: doc, headingHit: map[field]bool{}}
+	a.secKinds = sectionKinds(doc)
+	for k := range a.secKinds {
+		if a.secKinds[k] != fNone {
+			a.headingHit[a.secKinds[k]] = true
 		}
 	}
-	return ""
-}
-
-var headingTable = []struct {
-	field string
-	cues  []string
-}{
-	{"root_cause", []string{"root cause", "cause", "корневая причина", "причина", "根本原因", "根因", "原因"}},
-	{"trigger", []string{"trigger", "триггер", "触发"}},
-	{"detection", []string{"detection", "обнаружение", "发现"}},
-	{"action_items", []string{"action item", "follow-up", "next steps", "что дальше", "改进措施", "后续"}},
-	{"lessons", []string{"lesson", "learned", "выводы", "уроки", "经验教训", "总结"}},
-	{"remediation", []string{"resolution", "remediation", "mitigation", "fix", "решение", "исправление", "что сделали", "解决", "修复", "处理"}},
-	{"symptoms", []string{"symptom", "summary", "what happened", "симптомы", "что случилось", "现象", "问题描述"}},
-	{"impact", []string{"impact", "влияние", "影响"}},
-}
-
-func fillFields(cs *casebook.Case, doc *extract.Document) {
-	for _, sec := range doc.Sections {
-		field := fieldOf(sec.Heading)
-		if field == "" {
-			continue
-		}
-		var texts []string
-		var spans []casebook.Span
+	var prose strings.Builder
+	blockIdx := 0
+	for si, sec := range doc.Sections {
 		for _, b := range sec.Blocks {
-			if b.Kind == extract.Code || b.Kind == extract.Table {
+			blockIdx++
+			if b.Kind == extract.Code {
 				continue
 			}
-			texts = append(texts, b.Text)
-			spans = append(spans, casebook.Span{Start: b.Start, End: b.End})
-		}
-		if len(texts) == 0 {
-			continue
-		}
-		joined := strings.Join(texts, " ")
-		switch field {
-		case "root_cause":
-			cs.RootCause.Description = joined
-		case "trigger":
-			cs.Trigger.Description = joined
-		case "detection":
-			cs.Detection.Description = joined
-		case "symptoms":
-			if cs.Symptoms == "" {
-				cs.Symptoms = joined
+			text := b.Text
+			if b.Kind == extract.Table && isTableRule(text) {
+				continue
 			}
-		case "impact":
-			cs.Impact.Scope = texts[0]
-		case "remediation":
-			cs.Remediation = append(cs.Remediation, texts...)
-		case "action_items":
-			cs.ActionItems = append(cs.ActionItems, texts...)
-		case "lessons":
-			cs.Lessons = append(cs.Lessons, texts...)
+			if b.Kind == extract.Quote && strings.Count(text, "://") >= 2 {
+				continue // author and licence boxes
+			}
+			prose.WriteString(text)
+			prose.WriteByte('\n')
+			off := 0
+			if a.secKinds[si] == fTimeline || b.Kind == extract.Table {
+				off = timestampPrefix(text)
+			}
+			for _, sp := range splitSentences(text[off:]) {
+				s, e := sp.start+off, sp.end+off
+				t := text[s:e]
+				if len(strings.TrimSpace(t)) < 3 {
+					continue
+				}
+				a.units = append(a.units, unit{
+					text: t, low: strings.ToLower(t), start: b.Start + s, end: b.Start + e,
+					block: blockIdx, sec: si, kind: a.secKinds[si], bkind: b.Kind,
+				})
+			}
 		}
-		cs.Extraction.Evidence[field] = append(cs.Extraction.Evidence[field], spans...)
-		cs.Extraction.Confidence[field] = 0.6
 	}
+	a.low = strings.ToLower(prose.String())
+	n := float64(len(a.units))
+	for i := range a.units {
+		u := &a.units[i]
+		u.pos = float64(i) / max(n, 1)
+		u.scores = make(map[field]float64, len(contentFields))
+		for _, f := range contentFields {
+			if s := fieldCues[f].score(u.low); s > 0 {
+				u.scores[f] = s
+			}
+		}
+		u.assigned = route(u)
+	}
+	return a
 }
 
-func relevance(cs *casebook.Case, doc *extract.Document, threshold float64) casebook.Relevance {
-	score := 0.0
-	if cs.RootCause.Description != "" {
-		score += 0.4
+// sectionKinds gives each section the kind its heading names or, failing
+// that, the kind of the nearest enclosing section; untitled text and the
+// article's title section are narrative.
+func sectionKinds(doc *extract.Document) []field {
+	kinds := make([]field, len(doc.Sections))
+	type open struct {
+		level int
+		kind  field
 	}
-	if len(cs.Remediation) > 0 {
-		score += 0.3
+	var stack []open
+	for i, s := range doc.Sections {
+		k := fNone
+		if s.Heading != "" && s.Level > 1 {
+			k = headingKind(s.Heading)
+		}
+		for len(stack) > 0 && stack[len(stack)-1].level >= s.Level {
+			stack = stack[:len(stack)-1]
+		}
+		if k == fNone {
+			k = fNarrative
+			if len(stack) > 0 {
+				k = stack[len(stack)-1].kind
+			}
+		}
+		if s.Heading != "" {
+			stack = append(stack, open{s.Level, k})
+		}
+		kinds[i] = k
 	}
-	if cs.Symptoms != "" {
-		score += 0.2
-	}
-	low := strings.ToLower(doc.Title + " " + doc.Text)
-	for _, w := range []string{"incident", "outage", "postmortem", "post-mortem", "инцидент", "сбой", "故障", "事故"} {
-		if strings.Contains(low, w) {
-			score += 0.1
-			break
+	return kinds
+}
+
+// Routing thresholds: a field heading keeps its sentences unless another
+// field outscores it by overrideMargin with at least overrideMin; narrative
+// sentences need narrativeMin, investigation steps analysisMin.
+const (
+	overrideMin    = 3
+	overrideMargin = 2
+	narrativeMin   = 1.5
+	analysisMin    = 3
+	timelineMin    = 2
+)
+
+func route(u *unit) field {
+	best, bestScore := fNone, 0.0
+	for _, f := range contentFields {
+		if s := u.scores[f]; s > bestScore {
+			best, bestScore = f, s
 		}
 	}
-	if score > 1 {
-		score = 1
+	switch u.kind {
+	case fSkip, fImpact:
+		return fNone
+	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fLessons:
+		if best != u.kind && bestScore >= overrideMin && bestScore >= u.scores[u.kind]+overrideMargin {
+			return best
+		}
+		return u.kind
+	case fTimeline:
+		switch best {
+		case fDetection, fRemediation, fSymptoms:
+			if bestScore >= timelineMin {
+				return best
+			}
+		}
+		return fNone
+	case fAnalysis:
+		if bestScore >= analysisMin {
+			return best
+		}
+		return fNone
 	}
-	return casebook.Relevance{IsPostmortem: score >= threshold, Score: score}
+	if bestScore >= narrativeMin {
+		return best
+	}
+	return fNone
 }
+
+// isTableRule reports a Markdown table's header rule (":---- ----").
+func isTableRule(s string) bool {
+	return strings.Trim(s, ":-| ") == ""
+}
+
+func round2(v float64) float64 { return float64(int(v*100+0.5)) / 100 }

@@ -1,0 +1,179 @@
+package classify
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// cue is a phrase with a weight. Latin and Cyrillic cues match at the start
+// of a word and may run on (a stem: "оказал" finds "оказалось"); a cue that
+// starts with a space-free Han character matches anywhere.
+type cue struct {
+	text   string
+	weight float64
+}
+
+// cueSet is a list of cues matched together.
+type cueSet []cue
+
+// score sums the weights of the cues found in low (already lower-cased).
+func (cs cueSet) score(low string) float64 {
+	s := 0.0
+	for _, c := range cs {
+		if containsWord(low, c.text) {
+			s += c.weight
+		}
+	}
+	return s
+}
+
+// any reports whether one of the cues occurs in low.
+func (cs cueSet) any(low string) bool {
+	for _, c := range cs {
+		if containsWord(low, c.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// count counts the occurrences of every cue in low.
+func (cs cueSet) count(low string) int {
+	n := 0
+	for _, c := range cs {
+		from := 0
+		for {
+			i := indexWord(low[from:], c.text)
+			if i < 0 {
+				break
+			}
+			n++
+			from += i + len(c.text)
+		}
+	}
+	return n
+}
+
+func containsWord(s, w string) bool { return indexWord(s, w) >= 0 }
+
+// indexWord finds w in s where it starts a word (for Latin or Cyrillic w).
+func indexWord(s, w string) int {
+	r0, _ := utf8.DecodeRuneInString(w)
+	wordy := unicode.IsLetter(r0) && !unicode.Is(unicode.Han, r0)
+	from := 0
+	for {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if !wordy || i == 0 {
+			return i
+		}
+		p, _ := utf8.DecodeLastRuneInString(s[:i])
+		if !unicode.IsLetter(p) && !unicode.IsDigit(p) {
+			return i
+		}
+		from = i + len(w)
+	}
+}
+
+// cues builds a cueSet of weight-1 phrases.
+func cues(ws ...string) cueSet {
+	out := make(cueSet, len(ws))
+	for i, w := range ws {
+		out[i] = cue{text: w, weight: 1}
+	}
+	return out
+}
+
+// weighted returns cs with every weight set to w.
+func weighted(w float64, cs cueSet) cueSet {
+	out := make(cueSet, len(cs))
+	for i, c := range cs {
+		out[i] = cue{text: c.text, weight: w}
+	}
+	return out
+}
+
+func join(sets ...cueSet) cueSet {
+	var out cueSet
+	for _, s := range sets {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// Sentence cues per field, in English, Russian and Chinese. Strong cues name
+// the field outright ("root cause", "причина", "根因"); plain cues lean.
+var fieldCues = map[field]cueSet{
+	fSymptoms: join(
+		weighted(2, cues("symptom", "we observed", "we saw", "we experienced", "users saw", "users experienced",
+			"симптом", "наблюдал", "现象", "表现为")),
+		cues("error", "errors", "failing", "timeout", "timed out", "latency", "slow", "unavailable",
+			"returning 5", "503", "502", "500 error", "went down", "is down", "was down", "hard down", "outage",
+			"could not", "couldn't", "unable to", "stopped working", "spike", "degrad", "crash", "stuck",
+			"stall", "not respond", "hang", "high cpu", "experienced", "began failing", "started failing",
+			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
+			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
+			"в потолке", "не создал", "не созда", "пуст",
+			"无法", "失败", "报错", "超时", "异常", "卡住", "不可用", "宕机", "延迟", "变慢", "飙升", "升高",
+			"不能", "100%", "没有响应", "无响应")),
+	fRootCause: join(
+		weighted(3, cues("root cause", "the cause", "caused by", "was caused", "the reason", "turned out",
+			"culprit", "the problem was", "the issue was", "the bug was",
+			"корневая причина", "причина", "причиной", "оказал", "дело в том", "виновник", "виноват",
+			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首")),
+		weighted(1.5, cues("because", "due to", "led to", "leads to", "lead to", "resulted in", "resulting in",
+			"as a result", "bug in", "a bug", "misconfigur", "race condition", "deadlock", "leak",
+			"exhaust", "ran out of", "this meant", "which meant", "responsible for",
+			"из-за", "из за", "потому что", "поскольку", "привело к", "приводит к", "привёл", "привел",
+			"вызва", "баг", "утечк", "исчерпа", "на самом деле",
+			"导致", "由于", "因为", "引起", "造成", "写错", "缺陷", "耗尽", "泄漏", "泄露", "溢出")),
+		cues("incorrect", "wrong", "by default", "did not", "didn't", "failed to", "not configured",
+			"неправильн", "некорректн", "не учитыва", "не провер", "не было", "по умолчанию",
+			"默认", "错误地", "没有考虑", "未考虑")),
+	fTrigger: join(
+		weighted(3, cues("triggered by", "the trigger", "trigger was", "coincided with", "триггер", "спровоцир", "触发")),
+		weighted(1.5, cues("after deploying", "after the deploy", "after a deploy", "after the upgrade",
+			"after upgrading", "after the update", "after the migration", "after the change",
+			"после деплоя", "после релиза", "после обновлен", "после миграц", "после изменен",
+			"上线后", "升级后", "发布后", "变更后", "迁移后")),
+		cues("upgraded", "upgrade to", "an update to", "rolled out", "was renamed", "was migrated",
+			"migrated from", "scheduled", "maintenance", "traffic spike", "surge", "release of", "was deployed",
+			"обновили", "выкатил", "выкатка", "переименова", "по расписанию",
+			"升级", "上线", "发布", "变更", "迁移", "定时", "复制一份", "激增")),
+	fDetection: join(
+		weighted(2, cues("alert", "alarm", "paged", "pagerduty", "on-call", "we were notified", "reported",
+			"noticed", "first noticed", "detected", "synthetic monitor", "became aware",
+			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
+			"告警", "报警", "收到", "用户反馈", "用户反映", "投诉")),
+		cues("monitoring", "dashboard", "support ticket", "мониторинг", "监控", "反馈")),
+	fRemediation: join(
+		weighted(2, cues("fixed", "resolved", "mitigated", "mitigate", "restored", "rolled back", "roll back",
+			"reverted", "revert", "we restarted", "restarted", "rebooted", "worked around", "workaround",
+			"the fix", "a fix", "hotfix", "patched", "reattached", "recover", "has fixed", "we changed", "we have now changed",
+			"исправил", "исправлен", "исправление", "починил", "починили", "откатил", "перезапустил", "рестарт",
+			"убил", "убили", "поправил", "срезал", "восстановил", "восстановлен", "обходн", "фикс",
+			"修复", "解决", "恢复", "回滚", "重启", "改为", "临时方案", "解决方法", "解决方案")),
+		cues("increased", "we added", "we removed", "removed the", "replaced", "applied", "scaled",
+			"cleared", "manually", "re-enabled", "upgraded to", "redeploy", "rebuilt",
+			"добавил", "удалил", "увеличил", "уменьшил", "заменил", "вернул", "переписал", "сделал",
+			"修改", "调整", "增加", "删除", "替换", "扩容", "优化", "手动", "重新")),
+	fActionItems: join(
+		weighted(2, cues("we will", "we'll", "we are going to", "going forward", "we plan", "plan to", "planning to",
+			"action item", "follow-up", "follow up", "to prevent", "will be added", "todo",
+			"будем", "планируем", "собираемся", "в будущем", "чтобы избежать", "чтобы не повтор", "добавим", "сделаем",
+			"后续", "计划", "今后", "以后会", "防止再次", "避免再次")),
+		cues("enhance", "improve", "should be", "we should", "will be", "is going to", "working to", "aiming",
+			"нужно", "надо", "следует", "стоит добавить",
+			"需要", "应该", "改进", "加强", "完善")),
+	fLessons: join(
+		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
+			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思")),
+		cues("always", "never", "important to", "it is worth", "remember", "we realized", "we realised",
+			"can display", "should have", "the key",
+			"никогда", "всегда", "важно", "обидн", "понял", "осадоч", "по факту",
+			"建议", "注意", "一定要", "最好", "可以看出", "总结")),
+}

@@ -1,0 +1,52 @@
+package evalcases
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var perDoc = flag.Bool("perdoc", false, "print per-document scores in TestGoldSet")
+
+// sharedDir finds ../shared relative to the module root.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared")
+	if _, err := os.Stat(filepath.Join(dir, "eval", "gold")); err != nil {
+		t.Skipf("shared tree absent: %v", err)
+	}
+	return dir
+}
+
+// TestGoldSet runs the gold set and holds the measured figures as a
+// regression floor (final measurement minus a margin).
+func TestGoldSet(t *testing.T) {
+	shared := sharedDir(t)
+	var sb strings.Builder
+	rep, err := Run(context.Background(), Config{GoldDir: filepath.Join(shared, "eval", "gold"), SharedDir: shared, PerDoc: *perDoc}, &sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + sb.String())
+	floors := []struct {
+		what  string
+		got   func(lang string) float64
+		floor map[string]float64
+	}{
+		{"language", func(l string) float64 { v, _ := rep.Get("language", l); return v }, map[string]float64{"en": 1, "ru": 1, "zh": 1}},
+		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 1, "ru": 1, "zh": 1}},
+		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0, "ru": 0, "zh": 0}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0, "ru": 0, "zh": 0}},
+		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0, "ru": 0, "zh": 0}},
+	}
+	for _, f := range floors {
+		for lang, min := range f.floor {
+			if got := f.got(lang); got < min {
+				t.Errorf("%s [%s] = %.3f, below the floor %.3f", f.what, lang, got, min)
+			}
+		}
+	}
+}

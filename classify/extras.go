@@ -1,0 +1,242 @@
+package classify
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/casebook/casebook"
+)
+
+// componentCues name the kinds of system, in English, Russian and Chinese.
+var componentCues = map[string]cueSet{
+	"application":   cues("application", "service code", "our code", "the app", "приложени", "сервис", "应用", "程序", "业务"),
+	"database":      cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "бд", "数据库"),
+	"cache":         cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
+	"message-queue": cues("queue", "kafka", "rabbitmq", "sqs", "pubsub", "очеред", "队列", "消息"),
+	"search":        cues("elasticsearch", "opensearch", "search cluster", "solr", "поиск", "搜索"),
+	"storage":       cues("disk", "volume", "ebs", "s3", "storage", "filesystem", "file system", "диск", "хранилищ", "磁盘", "存储", "挂载"),
+	"compute":       cues("ec2", "instance", "virtual machine", "vm ", "compute", "инстанс", "виртуальн", "实例", "虚拟机"),
+	"kubernetes":    cues("kubernetes", "k8s", "pod", "kubelet", "cluster", "eks", "gke", "кубер", "под", "集群"),
+	"linux-kernel":  cues("kernel", "cgroup", "ядро linux", "内核"),
+	"node-os-image": cues("ami", "os image", "node image", "image", "cloud-init", "centos", "ubuntu", "образ", "镜像", "系统"),
+	"network":       cues("network", "cni", "ip address", "subnet", "vpc", "tcp", "packet", "сеть", "сетев", "网络", "网卡"),
+	"dns":           cues("dns", "coredns", "resolver", "name resolution", "днс", "域名解析"),
+	"load-balancer": cues("load balancer", "load-balancer", "alb", "elb", "nlb", "traefik", "ingress", "nginx", "haproxy", "балансировщик", "负载均衡"),
+	"cdn":           cues("cdn", "cloudflare", "akamai", "fastly", "边缘节点"),
+	"auth":          cues("authentication", "login", "oauth", "sso", "iam", "авторизац", "аутентификац", "认证", "登录", "鉴权"),
+	"certificates":  cues("certificate", "tls", "ssl", "сертификат", "证书"),
+	"ci-cd":         cues("pipeline", "ci ", "ci/cd", "argocd", "jenkins", "github actions", "deploy", "пайплайн", "деплой", "流水线"),
+	"configuration-management": cues("terraform", "ansible", "puppet", "chef", "infrastructure as code", "iac",
+		"терраформ", "配置管理"),
+	"monitoring":          cues("monitoring", "metric", "cloudwatch", "prometheus", "grafana", "alerting", "мониторинг", "метрик", "监控"),
+	"cloud-control-plane": cues("control plane", "api server", "aws console", "control-plane", "管控"),
+	"third-party-api":     cues("third-party", "third party", "github support", "external api", "vendor", "сторонн", "第三方"),
+	"client":              cues("client", "browser", "cli", "sdk", "клиент", "客户端"),
+}
+
+// Component selection: mentioned in the root cause, or recurring in the
+// article, at most maxComponents.
+const (
+	maxComponents   = 5
+	componentMinHit = 4
+)
+
+func (a *analysis) components(rootCause string) []string {
+	scores := map[string]float64{}
+	for slug, cs := range componentCues {
+		n := cs.count(a.low)
+		c := cs.count(rootCause)
+		if c > 0 || n >= componentMinHit {
+			scores[slug] = float64(n) + 3*float64(c)
+		}
+	}
+	out := sortedKeys(scores)
+	if len(out) > maxComponents {
+		out = out[:maxComponents]
+	}
+	return out
+}
+
+// fillSummary picks up to three sentences, one each for what broke, why and
+// what fixed it, in the order of the article.
+func (a *analysis) fillSummary(cs *casebook.Case, byField map[field][]*unit) {
+	var picked []*unit
+	for _, f := range []field{fSymptoms, fRootCause, fRemediation} {
+		if us := byField[f]; len(us) > 0 {
+			picked = append(picked, us[0])
+		}
+	}
+	if len(picked) == 0 {
+		return
+	}
+	for i := 1; i < len(picked); i++ {
+		for j := i; j > 0 && picked[j].start < picked[j-1].start; j-- {
+			picked[j], picked[j-1] = picked[j-1], picked[j]
+		}
+	}
+	var parts []string
+	var spans []casebook.Span
+	for _, u := range picked {
+		parts = append(parts, u.text)
+		spans = append(spans, casebook.Span{Start: u.start, End: u.end})
+	}
+	cs.Summary = strings.Join(parts, " ")
+	cs.Extraction.Evidence["summary"] = spans
+	cs.Extraction.Confidence["summary"] = 0.5
+}
+
+var (
+	isoDateRe  = regexp.MustCompile(`\b(20\d\d|19\d\d)-(\d\d)-(\d\d)\b`)
+	zhDateRe   = regexp.MustCompile(`(20\d\d|19\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
+	enDateRe   = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(20\d\d)\b`)
+	enDate2Re  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(20\d\d)\b`)
+	ruDateRe   = regexp.MustCompile(`(?i)(\d{1,2})\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-я]*\s+(20\d\d)`)
+	usShortRe  = regexp.MustCompile(`\b(\d{1,2})[-/](\d{1,2})[-/](\d\d)\b`)
+	monthIndex = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+		"январ": 1, "феврал": 2, "март": 3, "апрел": 4, "май": 5, "мая": 5, "июн": 6, "июл": 7, "август": 8, "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12}
+)
+
+// incidentDate is the first full date stated in the title, a timeline or a
+// sentence about the incident (its symptoms, detection or narrative), not
+// the post's own date line.
+func (a *analysis) incidentDate() (string, casebook.Span, bool) {
+	if d, ok := findDate(a.doc.Title, true); ok {
+		return d, casebook.Span{}, true
+	}
+	for _, u := range a.units {
+		switch u.assigned {
+		case fSymptoms, fDetection, fRootCause, fTrigger:
+		default:
+			if u.kind != fTimeline {
+				continue
+			}
+		}
+		if d, ok := findDate(u.text, false); ok {
+			return d, casebook.Span{Start: u.start, End: u.end}, true
+		}
+	}
+	return "", casebook.Span{}, false
+}
+
+func findDate(s string, short bool) (string, bool) {
+	mk := func(y, m, d int) (string, bool) {
+		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+		if t.Month() != time.Month(m) || t.Day() != d || y < 1990 || y > 2100 {
+			return "", false
+		}
+		return t.Format("2006-01-02"), true
+	}
+	atoi := func(x string) int { n, _ := strconv.Atoi(x); return n }
+	type hit struct {
+		at   int
+		date string
+	}
+	best := hit{at: -1}
+	try := func(at int, d string, ok bool) {
+		if ok && (best.at < 0 || at < best.at) {
+			best = hit{at, d}
+		}
+	}
+	if m := isoDateRe.FindStringSubmatchIndex(s); m != nil {
+		d, ok := mk(atoi(s[m[2]:m[3]]), atoi(s[m[4]:m[5]]), atoi(s[m[6]:m[7]]))
+		try(m[0], d, ok)
+	}
+	if m := zhDateRe.FindStringSubmatchIndex(s); m != nil {
+		d, ok := mk(atoi(s[m[2]:m[3]]), atoi(s[m[4]:m[5]]), atoi(s[m[6]:m[7]]))
+		try(m[0], d, ok)
+	}
+	if m := enDateRe.FindStringSubmatchIndex(s); m != nil {
+		d, ok := mk(atoi(s[m[6]:m[7]]), monthIndex[strings.ToLower(s[m[2]:m[3]])], atoi(s[m[4]:m[5]]))
+		try(m[0], d, ok)
+	}
+	if m := enDate2Re.FindStringSubmatchIndex(s); m != nil {
+		d, ok := mk(atoi(s[m[6]:m[7]]), monthIndex[strings.ToLower(s[m[4]:m[5]])], atoi(s[m[2]:m[3]]))
+		try(m[0], d, ok)
+	}
+	if m := ruDateRe.FindStringSubmatchIndex(s); m != nil {
+		d, ok := mk(atoi(s[m[6]:m[7]]), monthIndex[strings.ToLower(s[m[4]:m[5]])], atoi(s[m[2]:m[3]]))
+		try(m[0], d, ok)
+	}
+	if short && best.at < 0 {
+		// titles such as "Website Outage 5-26-21" (month-day-year)
+		if m := usShortRe.FindStringSubmatch(s); m != nil {
+			d, ok := mk(2000+atoi(m[3]), atoi(m[1]), atoi(m[2]))
+			try(0, d, ok)
+		}
+	}
+	return best.date, best.at >= 0
+}
+
+// timestampPrefix returns how many bytes of a timeline entry are its time
+// stamp ("2021-07-02 07:32", "04:49 PM UTC -", "17:25 UTC - ", "7 月 1 日 10:00").
+var timestampRe = regexp.MustCompile(`^\s*(?:\*\*)?(?:(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|\d{1,2}\s*月\s*\d{1,2}\s*日)[ T]*)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\s*(?:[AaPp]\.?[Mm]\.?)?)?\s*(?:UTC|GMT|PST|PDT|EST|EDT|CET|CEST|MSK|МСК|CST|Z)?\s*(?:\*\*)?\s*(?:[-–—:|：]\s*)?`)
+
+func timestampPrefix(s string) int {
+	m := timestampRe.FindStringIndex(s)
+	if m == nil || m[1] == 0 {
+		return 0
+	}
+	// only a real stamp counts: the prefix must hold a digit
+	if !strings.ContainsAny(s[:m[1]], "0123456789") {
+		return 0
+	}
+	return m[1]
+}
+
+// Relevance cues: words that name an incident write-up, and the wider
+// vocabulary of failure.
+var (
+	postmortemCues = cues("postmortem", "post-mortem", "post mortem", "incident", "outage", "root cause",
+		"rca", "failure analysis", "troubleshoot", "debugging", "timeline",
+		"постмортем", "пост-мортем", "инцидент", "сбой", "авария", "отказ", "разбор", "корневая причина",
+		"故障", "事故", "复盘", "排查", "问题分析", "根因", "宕机", "处理记录")
+	failureCues = cues("error", "fail", "broke", "down", "crash", "timeout", "bug", "alert",
+		"ошибк", "упал", "падени", "не работа", "баг", "алерт", "таймаут",
+		"报错", "失败", "超时", "异常", "无法", "告警", "问题")
+)
+
+// relevance scores "is this an incident write-up" from structure (headings
+// naming case fields), cue words in the title and headings, and the routed
+// sentences: a cause and a fix make a debugging story.
+func (a *analysis) relevance(threshold float64) casebook.Relevance {
+	score := 0.0
+	fieldHeads := 0
+	for _, f := range []field{fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fLessons, fImpact, fTimeline} {
+		if a.headingHit[f] {
+			fieldHeads++
+		}
+	}
+	score += 0.1 * float64(min(fieldHeads, 4))
+	var heads strings.Builder
+	heads.WriteString(strings.ToLower(a.doc.Title))
+	for _, s := range a.doc.Sections {
+		heads.WriteByte('\n')
+		heads.WriteString(strings.ToLower(s.Heading))
+	}
+	if postmortemCues.any(heads.String()) {
+		score += 0.25
+	}
+	// density of failure words per 1000 bytes of prose
+	words := float64(failureCues.count(a.low) + 2*postmortemCues.count(a.low))
+	density := words / max(float64(len(a.low))/1000, 1)
+	score += min(density/10, 0.25)
+	has := map[field]int{}
+	for _, u := range a.units {
+		if u.assigned != fNone && u.scores[u.assigned] >= 1.5 {
+			has[u.assigned]++
+		}
+	}
+	if has[fRootCause] > 0 {
+		score += 0.15
+	}
+	if has[fRemediation] > 0 {
+		score += 0.1
+	}
+	if has[fSymptoms] > 0 || has[fDetection] > 0 {
+		score += 0.1
+	}
+	score = round2(min(score, 1))
+	return casebook.Relevance{IsPostmortem: score >= threshold, Score: score}
+}

@@ -1,0 +1,85 @@
+package classify
+
+import "strings"
+
+// field is what a section or a sentence serves.
+type field int
+
+const (
+	fNone field = iota
+	fSymptoms
+	fRootCause
+	fTrigger
+	fDetection
+	fRemediation
+	fActionItems
+	fLessons
+	fImpact
+	// section kinds that hold no one field: their sentences are routed by cues
+	fNarrative // summary, overview, background, untitled text
+	fAnalysis  // investigation steps: only strong cues count
+	fTimeline  // time-stamped entries
+	fSkip      // attendees, file lists, test lists, references
+)
+
+var fieldNames = map[field]string{
+	fSymptoms: "symptoms", fRootCause: "root_cause", fTrigger: "trigger", fDetection: "detection",
+	fRemediation: "remediation", fActionItems: "action_items", fLessons: "lessons", fImpact: "impact",
+}
+
+// contentFields are the fields sentences are routed to, in priority order
+// for ties.
+var contentFields = []field{fRootCause, fRemediation, fSymptoms, fDetection, fTrigger, fActionItems, fLessons}
+
+// headingRule maps heading phrases (lower case, matched as in cueSet) to a
+// section kind. Rules are tried in order and the first kind matched wins, so
+// "root cause analysis" is a cause and "问题分析" an analysis before the weak
+// "问题" could make it symptoms.
+type headingRule struct {
+	kind field
+	cues cueSet
+}
+
+var headingRules = []headingRule{
+	{fSkip, cues("attendee", "participants", "affected files", "files changed", "changed files", "regression test",
+		"references", "appendix", "glossary", "further reading", "see also", "stats", "metadata",
+		"участники", "затронутые файлы", "изменённые файлы", "регрессионные тесты", "тесты", "ссылки", "приложение",
+		"参与人", "参考", "附录", "相关链接", "参考资料")},
+	{fTimeline, cues("timeline", "chronology", "sequence of events", "хронология", "таймлайн", "ход событий",
+		"时间线", "时间轴", "时间表")},
+	{fActionItems, cues("action item", "follow-up", "follow up", "followup", "next step", "corrective", "preventive",
+		"preventative", "prevention", "improvement", "future work", "what we will do", "what's next", "long-term", "short-term",
+		"что дальше", "планы", "дальнейшие шаги", "меры", "профилактика", "улучшени",
+		"改进", "后续", "待办", "预防", "优化措施", "整改")},
+	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "conclusion", "what went well",
+		"what went wrong", "wrap-up", "wrap up", "final thoughts", "выводы", "вывод", "уроки", "итоги", "итог", "заключение",
+		"经验", "教训", "总结", "反思", "心得", "感想", "结语", "最后")},
+	{fTrigger, cues("trigger", "триггер", "触发")},
+	{fRootCause, cues("root cause", "cause", "why it happened", "contributing factor", "корневая причина",
+		"причина", "причины", "почему", "根因", "原因", "根本原因")},
+	{fDetection, cues("detection", "how we found", "how it was detected", "обнаружение", "как заметили", "问题发现", "发现过程")},
+	{fRemediation, cues("resolution", "remediation", "mitigation", "fix", "recovery", "workaround", "solution",
+		"what changed", "what we did", "решение", "исправление", "что сделали", "восстановление", "починка",
+		"解决", "修复", "处理过程", "处理", "恢复", "方案")},
+	{fImpact, cues("impact", "влияние", "последствия", "ущерб", "影响")},
+	{fAnalysis, cues("analysis", "investigation", "debugging", "troubleshooting", "elimination", "diagnos",
+		"packet capture", "reproduc", "source code",
+		"анализ", "расследование", "диагностика", "разбор", "отладка",
+		"分析", "排查", "复现", "抓包", "排除法", "源码")},
+	{fNarrative, cues("summary", "overview", "introduction", "background", "context", "tl;dr", "tldr", "what happened",
+		"резюме", "кратко", "введение", "контекст", "предыстория", "что произошло", "что случилось",
+		"概述", "背景", "简介", "回顾", "情况介绍", "概要", "摘要")},
+	{fSymptoms, cues("symptom", "problem", "issue", "description", "описание", "симптомы", "проблема",
+		"现象", "问题描述", "故障描述", "问题")},
+}
+
+// headingKind maps a heading to a section kind, fNone when it names none.
+func headingKind(h string) field {
+	low := strings.ToLower(h)
+	for _, r := range headingRules {
+		if r.cues.any(low) {
+			return r.kind
+		}
+	}
+	return fNone
+}

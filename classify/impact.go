@@ -1,0 +1,137 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/casebook/casebook"
+)
+
+// Labels that introduce a stated length of time, per impact field.
+var durationLabels = []struct {
+	field  string
+	labels cueSet
+}{
+	{"time_to_detect", cues("time to detection", "time to detect", "time to discovery", "time to discover",
+		"time to acknowledge", "ttd", "mttd", "время обнаружения", "время до обнаружения", "обнаружили через",
+		"заметили через", "发现耗时", "发现用时", "检测耗时", "发现时间")},
+	{"time_to_resolve", cues("time to recovery", "time to recover", "time to resolution", "time to resolve",
+		"time to repair", "time to mitigate", "time to mitigation", "time to restore", "ttr", "mttr",
+		"время восстановления", "время устранения", "время решения", "время до восстановления",
+		"восстановили через", "恢复时间", "恢复耗时", "修复耗时", "修复时间", "处理时长", "解决耗时")},
+	{"duration", cues("duration", "outage lasting", "outage lasted", "an outage of", "lasted for", "lasted",
+		"lasting", "for a total of", "длительность", "продолжительность", "длился", "длилась", "длилось",
+		"продолжался", "продолжалась", "продолжалось", "持续了", "持续", "时长", "历时", "共计")},
+}
+
+var (
+	severityRe = regexp.MustCompile(`(?i)(?:severity|sev|серь[её]зность|критичность|уровень|严重程度|严重级别|故障等级|事故等级)\s*(?:level)?\s*[:：=-]?\s*(\*\*)?\s*([\p{L}\p{N}-]{1,12})`)
+	sevCodeRe  = regexp.MustCompile(`\b(?:SEV|Sev|sev)[- ]?([0-4])\b`)
+	regionRe   = regexp.MustCompile(`\b((?:US|EU|EMEA|APAC|Asia|Europe|North America|South America|[a-z]{2}-[a-z]+-\d)(?: region)?)\b`)
+	usersRe    = regexp.MustCompile(`(?i)(?:users affected|affected users|customers affected|затронуто пользователей|影响用户数?|受影响用户)\s*[:：]\s*([^\n.;。；]{1,60})`)
+)
+
+// fillImpact reads stated durations, severity, scope, users and region.
+func (a *analysis) fillImpact(cs *casebook.Case) {
+	ev := cs.Extraction.Evidence
+	conf := cs.Extraction.Confidence
+	for _, dl := range durationLabels {
+		for i := range a.units {
+			u := &a.units[i]
+			iso, off, ok := labelledDuration(u.text, u.low, dl.labels)
+			if !ok {
+				continue
+			}
+			switch dl.field {
+			case "time_to_detect":
+				cs.Impact.TimeToDetect = iso
+			case "time_to_resolve":
+				cs.Impact.TimeToResolve = iso
+			case "duration":
+				cs.Impact.Duration = iso
+			}
+			ev["impact."+dl.field] = []casebook.Span{{Start: u.start + off, End: u.end}}
+			conf["impact."+dl.field] = 0.8
+			break
+		}
+	}
+	for i := range a.units {
+		u := &a.units[i]
+		if cs.Impact.Severity == "" {
+			if m := severityRe.FindStringSubmatchIndex(u.text); m != nil && severityWord(u.text[m[4]:m[5]]) {
+				cs.Impact.Severity = strings.ToLower(u.text[m[4]:m[5]])
+				ev["impact.severity"] = []casebook.Span{{Start: u.start + m[4], End: u.start + m[5]}}
+				conf["impact.severity"] = 0.8
+			} else if m := sevCodeRe.FindStringIndex(u.text); m != nil {
+				cs.Impact.Severity = u.text[m[0]:m[1]]
+				ev["impact.severity"] = []casebook.Span{{Start: u.start + m[0], End: u.start + m[1]}}
+				conf["impact.severity"] = 0.7
+			}
+		}
+		if cs.Impact.UsersAffected == "" {
+			if m := usersRe.FindStringSubmatchIndex(u.text); m != nil {
+				cs.Impact.UsersAffected = strings.TrimSpace(u.text[m[2]:m[3]])
+				ev["impact.users_affected"] = []casebook.Span{{Start: u.start + m[2], End: u.start + m[3]}}
+				conf["impact.users_affected"] = 0.7
+			}
+		}
+	}
+	// Scope: the first sentence of an impact section, else the first
+	// symptom sentence that says what was down or failing.
+	for i := range a.units {
+		u := &a.units[i]
+		if u.kind == fImpact && len(u.text) < 300 {
+			cs.Impact.Scope = strings.TrimRight(u.text, ".。")
+			ev["impact.scope"] = []casebook.Span{{Start: u.start, End: u.end}}
+			conf["impact.scope"] = 0.6
+			if m := regionRe.FindStringIndex(u.text); m != nil && strings.Contains(strings.ToLower(u.text), "region") {
+				cs.Impact.Region = u.text[m[0]:m[1]]
+				ev["impact.region"] = []casebook.Span{{Start: u.start + m[0], End: u.start + m[1]}}
+				conf["impact.region"] = 0.6
+			}
+			break
+		}
+	}
+}
+
+// severityWord accepts the words a severity is stated in.
+func severityWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "low", "medium", "high", "critical", "major", "minor", "sev1", "sev2", "sev3", "sev4", "p0", "p1", "p2", "p3", "p4",
+		"1", "2", "3", "4", "низкая", "средняя", "высокая", "критическая", "低", "中", "高", "严重", "一般", "紧急":
+		return true
+	}
+	return false
+}
+
+// labelledDuration finds a label of labels in low and parses the duration
+// after it (within a few characters: a colon, "of", "about").
+func labelledDuration(text, low string, labels cueSet) (string, int, bool) {
+	for _, l := range labels {
+		i := indexWord(low, l.text)
+		if i < 0 {
+			continue
+		}
+		j := i + len(l.text)
+		if j < len(low) {
+			// the label must end its word: "duration" not "durations of the scan"
+			r := low[j]
+			if r >= 'a' && r <= 'z' {
+				continue
+			}
+		}
+		rest := text[j:]
+		// the figure follows within a few characters: ": ", " of about ", "了约"
+		k := 0
+		for k < len(rest) && k < 24 {
+			if iso, n, ok := ParseDuration(rest[k:]); ok && n > 0 {
+				return iso, j + k, true
+			}
+			// step over one rune
+			_, sz := utf8.DecodeRuneInString(rest[k:])
+			k += sz
+		}
+	}
+	return "", 0, false
+}

@@ -1,0 +1,125 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/casebook/casebook"
+)
+
+// Keyword tables for the controlled labels of vocabulary.md, in English,
+// Russian and Chinese. Keywords are matched in the root cause (or trigger,
+// or detection) text first; the rest of the article only breaks ties.
+var rootCauseCues = map[string]cueSet{
+	"software-defect": cues("bug", "defect", "regression", "race condition", "deadlock", "null pointer", "panic",
+		"exception", "logic", "incorrectly", "mistakenly", "unconditionally", "error handling", "retry logic",
+		"edge case", "memory leak", "leak", "kernel", "code", "implementation", "serializ", "busy-wait", "spin",
+		"баг", "ошибка в коде", "дефект", "безусловно", "логик", "гонк", "утечк", "реализац", "код", "спин",
+		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核"),
+	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
+		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment",
+		"конфиг", "настройк", "параметр", "флаг", "правил", "по умолчанию",
+		"配置", "参数", "默认", "环境", "设置", "规则"),
+	"capacity": cues("capacity", "exhaust", "ran out", "out of memory", "oom", "starvation", "saturat", "overload",
+		"too many", "connection pool", "quota", "limit", "disk full", "no space", "high load", "load spike", "ip addresses",
+		"worker", "connections",
+		"нагрузк", "исчерпа", "не хватает", "не хватило", "лимит", "переполн", "соединени", "подключени", "воркер",
+		"容量", "耗尽", "不足", "打满", "过载", "连接数", "资源", "满了", "并发"),
+	"dependency": cues("third-party", "third party", "upstream", "vendor", "provider outage", "github support",
+		"supplier", "external service", "cloud provider",
+		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商"),
+	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
+		"железо", "диск", "питани", "硬件", "磁盘损坏", "断电", "机房"),
+	"network": cues("network", "bgp", "routing", "packet loss", "partition", "mtu", "dns resolution", "latency between",
+		"сеть", "сетев", "маршрут", "网络", "丢包", "路由"),
+	"deployment": cues("rollout", "deploy pipeline", "migration", "mid-rollout", "incompatible version", "release process",
+		"выкатк", "деплой", "миграц", "发布", "上线", "部署"),
+	"human-error": cues("human error", "manual", "accidentally", "by mistake", "wrong command", "operator",
+		"вручную", "случайно", "по ошибке", "человеческ", "误操作", "手动", "人为"),
+	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
+		"уязвим", "атак", "взлом", "漏洞", "攻击", "入侵", "安全"),
+	"expiry": cues("expired", "expiry", "expiration", "expire", "certificate", "leap second", "clock skew", "date",
+		"истек", "истёк", "сертификат", "过期", "证书", "到期", "时钟"),
+}
+
+var triggerCues = map[string]cueSet{
+	"deploy": cues("deploy", "deployment", "release", "rolled out", "rollout", "shipped", "merged",
+		"деплой", "релиз", "выкат", "发布", "上线", "部署"),
+	"config-change": cues("config change", "configuration change", "changed the", "renamed", "rename", "setting was changed",
+		"modified", "изменени", "переименова", "修改", "变更", "改为"),
+	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped",
+		"обновлен", "обновил", "миграц", "升级", "迁移", "更新"),
+	"maintenance": cues("maintenance", "planned work", "copy", "cloned", "snapshot", "housekeeping",
+		"обслуживан", "плановые работы", "维护", "复制", "快照"),
+	"traffic-surge": cues("traffic spike", "surge", "spike in traffic", "load spike", "flash crowd", "elevated load",
+		"наплыв", "всплеск", "рост трафика", "流量激增", "突增", "大量请求", "大促"),
+	"dependency-event": cues("vulnerability disclosed", "was disclosed", "upstream outage", "provider outage", "vendor released",
+		"published", "announced", "cve-", "внешн", "上游", "第三方"),
+	"time": cues("expired", "expiry", "cron", "scheduled", "daily run", "nightly", "leap second", "at midnight",
+		"по расписанию", "истек", "定时", "过期", "到期"),
+	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "сбой железа", "硬件故障", "宕机"),
+	"failover": cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
+}
+
+var detectionCues = map[string]cueSet{
+	"automated-alert": cues("alert", "alarm", "paged", "pagerduty", "monitoring", "synthetic", "alertmanager",
+		"detected", "automatic", "алерт", "алёрт", "мониторинг", "оповещен", "告警", "报警", "监控"),
+	"customer-report": cues("customer", "user reported", "users reported", "a user", "support ticket", "complain",
+		"twitter", "клиент", "пользовател", "жалоб", "用户反馈", "用户反映", "客户", "投诉"),
+	"internal-report": cues("noticed", "engineer", "we found", "we discovered", "colleague", "team noticed",
+		"заметил", "обнаружил", "коллег", "发现", "同事", "开发"),
+}
+
+// bestLabel scores labels by their cues: primary text counts three times,
+// the rest of the article once per label found (so a word used everywhere
+// does not swamp the cause). It returns "" when nothing matched.
+func bestLabel(table map[string]cueSet, order []string, primary, rest string) (string, float64) {
+	best, bestScore := "", 0.0
+	for _, label := range order {
+		cs, ok := table[label]
+		if !ok {
+			continue
+		}
+		s := 3*float64(cs.count(primary)) + min(float64(cs.count(rest)), 3)*0.5
+		if s > bestScore {
+			best, bestScore = label, s
+		}
+	}
+	return best, bestScore
+}
+
+// fillLabels sets root_cause.category, trigger.kind, detection.method and
+// components.
+func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
+	conf := cs.Extraction.Confidence
+	rc := strings.ToLower(cs.RootCause.Description)
+	if rc != "" {
+		cat, s := bestLabel(rootCauseCues, casebook.RootCauseCategories, rc, strings.ToLower(a.doc.Title))
+		if cat == "" {
+			// a cause is stated but names no kind: most stated causes are defects
+			cat, s = "software-defect", 0.5
+		}
+		cs.RootCause.Category = cat
+		conf["root_cause.category"] = round2(min(0.3+s/20, 0.9))
+	}
+	trig := strings.ToLower(cs.Trigger.Description)
+	if trig != "" {
+		kind, s := bestLabel(triggerCues, casebook.TriggerKinds, trig, "")
+		if kind != "" {
+			cs.Trigger.Kind = kind
+			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
+		}
+	} else if rc != "" {
+		// a cause with no distinct trigger was there all along
+		cs.Trigger.Kind = "latent"
+		conf["trigger.kind"] = 0.3
+	}
+	det := strings.ToLower(cs.Detection.Description)
+	if det != "" {
+		m, s := bestLabel(detectionCues, casebook.DetectionMethods, det, "")
+		if m != "" {
+			cs.Detection.Method = m
+			conf["detection.method"] = round2(min(0.4+s/15, 0.9))
+		}
+	}
+	cs.Components = a.components(rc)
+}

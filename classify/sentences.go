@@ -1,0 +1,127 @@
+package classify
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// span is a sentence as a byte range [start, end) of a block's text.
+type span struct{ start, end int }
+
+// abbreviations that end in a full stop without ending a sentence.
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "dr": true,
+	"approx": true, "no": true, "fig": true, "inc": true, "ltd": true, "st": true, "jr": true,
+	"т.е": true, "т.к": true, "т.д": true, "т.п": true, "т.н": true, "др": true, "см": true,
+	"г": true, "гг": true, "напр": true, "им": true, "ул": true, "стр": true, "рис": true,
+	"e": true, "i": true, "т": true, "д": true, "п": true, "к": true,
+}
+
+// splitSentences cuts text into sentences for English, Russian and Chinese:
+// after 。！？ always; after . ! ? … when followed by white space and not
+// ending an abbreviation, a decimal or a dotted name. Trailing spaces are
+// not part of a sentence.
+func splitSentences(text string) []span {
+	var out []span
+	start := 0
+	emit := func(end int) {
+		s, e := start, end
+		for s < e && (text[s] == ' ' || text[s] == '\t') {
+			s++
+		}
+		for e > s && (text[e-1] == ' ' || text[e-1] == '\t') {
+			e--
+		}
+		if e > s {
+			out = append(out, span{s, e})
+		}
+		start = end
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		next := i + size
+		switch r {
+		case '。', '！', '？', '；':
+			// keep closing quotes and brackets with the sentence
+			for next < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[next:])
+				if !isCloser(r2) {
+					break
+				}
+				next += s2
+			}
+			emit(next)
+		case '.', '!', '?', '…':
+			j := next
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if r2 == '.' || r2 == '!' || r2 == '?' || isCloser(r2) {
+					j += s2
+					continue
+				}
+				break
+			}
+			if j >= len(text) {
+				emit(len(text))
+				i = len(text)
+				continue
+			}
+			r2, _ := utf8.DecodeRuneInString(text[j:])
+			if r == '.' && !unicode.IsSpace(r2) {
+				break // 3.45, example.com, os.Getenv
+			}
+			if !unicode.IsSpace(r2) && !isHanRune(r2) {
+				break
+			}
+			if r == '.' && isAbbreviation(text[start:i]) {
+				break
+			}
+			// a lower-case Latin or Cyrillic word after the stop rarely starts a sentence
+			k := j
+			for k < len(text) && text[k] == ' ' {
+				k++
+			}
+			if k < len(text) {
+				r3, _ := utf8.DecodeRuneInString(text[k:])
+				if unicode.IsLower(r3) && r == '.' {
+					break
+				}
+			}
+			emit(j)
+			i = j
+			continue
+		}
+		i = next
+	}
+	emit(len(text))
+	return out
+}
+
+func isCloser(r rune) bool {
+	switch r {
+	case '"', '\'', ')', ']', '»', '”', '’', '）', '」', '』', '】':
+		return true
+	}
+	return false
+}
+
+func isHanRune(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// isAbbreviation reports whether the text before a full stop ends in a known
+// abbreviation or a single letter (initials, "т. е.").
+func isAbbreviation(before string) bool {
+	k := len(before)
+	for k > 0 {
+		r, s := utf8.DecodeLastRuneInString(before[:k])
+		if !unicode.IsLetter(r) && r != '.' {
+			break
+		}
+		k -= s
+	}
+	w := strings.ToLower(strings.TrimPrefix(before[k:], "."))
+	if w == "" {
+		return false
+	}
+	return abbreviations[w] || utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(before[k:])[0])
+}

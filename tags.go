@@ -1,0 +1,149 @@
+package casebook
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// TagAliases is the tag vocabulary: slug -> the ways posts write it, in
+// English, Russian and Chinese scripts. The slug itself always matches.
+// Matching folds case, except for aliases written with a leading "=" which
+// match only as written ("=Go" is the language, "go" is a verb).
+var TagAliases = map[string][]string{
+	// orchestration and containers
+	"kubernetes":   {"k8s", "kube", "кубер", "кубернетес", "кубернетис", "k8s集群"},
+	"eks":          {"amazon eks", "aws eks", "elastic kubernetes service"},
+	"gke":          {"google kubernetes engine"},
+	"aks":          {"azure kubernetes service"},
+	"openshift":    {"опеншифт"},
+	"docker":       {"докер"},
+	"containerd":   {},
+	"helm":         {"хелм"},
+	"argocd":       {"argo cd", "argo-cd"},
+	"istio":        {},
+	"envoy":        {},
+	"service-mesh": {"service mesh", "сервис-меш", "服务网格"},
+	"coredns":      {"core dns"},
+	"kiam":         {},
+	"aws-vpc-cni":  {"vpc-cni", "vpc cni", "amazon-vpc-cni", "aws-node"},
+	"cgroups":      {"cgroup", "cgroups v2", "cgroupv2", "контрольные группы"},
+	"traefik":      {"трафик-прокси"},
+	"nginx":        {"энжинкс", "нгинкс"},
+	"haproxy":      {},
+	// clouds
+	"aws":          {"amazon web services", "амазон", "亚马逊云"},
+	"gcp":          {"google cloud", "google cloud platform"},
+	"azure":        {"microsoft azure", "азур"},
+	"ec2":          {"amazon ec2"},
+	"ebs":          {},
+	"s3":           {"amazon s3"},
+	"rds":          {"amazon rds"},
+	"elasticache":  {"amazon elasticache"},
+	"cloudwatch":   {"cloud watch"},
+	"cloudflare":   {"клаудфлер"},
+	"github":       {"гитхаб"},
+	"github-pages": {"github pages", "gh-pages"},
+	"gitlab":       {"гитлаб"},
+	// data
+	"postgresql":    {"postgres", "pg", "постгрес", "постгря", "постгре", "pgsql"},
+	"mysql":         {"мускул", "майскл"},
+	"mariadb":       {},
+	"mongodb":       {"mongo", "монго"},
+	"redis":         {"редис", "редиска"},
+	"valkey":        {},
+	"memcached":     {"memcache"},
+	"elasticsearch": {"elastic search", "эластик", "эластиксерч"},
+	"opensearch":    {},
+	"kafka":         {"кафка"},
+	"rabbitmq":      {"rabbit"},
+	"etcd":          {},
+	"cassandra":     {},
+	"clickhouse":    {"кликхаус"},
+	"leveldb":       {},
+	"rocksdb":       {},
+	"protobuf":      {"protocol buffers", "protocol buffer", "pb协议"},
+	// languages and runtimes
+	"python":     {"python2", "python3", "питон", "пайтон"},
+	"java":       {"=Java", "джава"},
+	"jvm":        {},
+	"go":         {"=Go", "golang"},
+	"rust":       {"=Rust", "раст"},
+	"nodejs":     {"node.js", "нода"},
+	"typescript": {"тайпскрипт"},
+	"cpp":        {"c++", "=C++"},
+	"php":        {},
+	"ruby":       {"=Ruby"},
+	"log4j":      {"log4shell", "log4j2"},
+	"jemalloc":   {},
+	"gin":        {"=Gin"},
+	"curl":       {},
+	"libcurl":    {"libcurl库"},
+	"http":       {"=HTTP", "http/1.1", "http协议"},
+	"tls":        {"ssl", "=TLS", "=SSL", "https证书"},
+	"grpc":       {},
+	// operating systems and the node
+	"linux-kernel": {"linux kernel", "kernel", "ядро linux", "ядра linux", "内核", "linux内核"},
+	"linux":        {"линукс"},
+	"ubuntu":       {"убунту"},
+	"centos":       {"центос"},
+	"redhat":       {"red hat", "rhel", "红帽", "редхат"},
+	"debian":       {"дебиан"},
+	"cloud-init":   {"cloudinit", "could-init"},
+	"systemd":      {},
+	"fstab":        {"/etc/fstab"},
+	"strace":       {},
+	// delivery and observability
+	"terraform":  {"терраформ"},
+	"ansible":    {"ансибл"},
+	"jenkins":    {"дженкинс"},
+	"prometheus": {"прометей", "прометеус"},
+	"grafana":    {"графана"},
+	"datadog":    {},
+	"pagerduty":  {},
+	"git":        {"=Git", "гит"},
+	"cli":        {"=CLI", "command line", "командная строка", "命令行"},
+	// domains
+	"blockchain": {"блокчейн", "区块链"},
+	"chia":       {},
+	"timelord":   {"timelords"},
+}
+
+var (
+	tagIndexOnce sync.Once
+	tagIndex     map[string]string // folded alias or slug -> slug
+)
+
+func buildTagIndex() {
+	tagIndex = map[string]string{}
+	for slug, aliases := range TagAliases {
+		tagIndex[slug] = slug
+		for _, a := range aliases {
+			tagIndex[strings.ToLower(strings.TrimPrefix(a, "="))] = slug
+		}
+	}
+}
+
+// NormalizeTag maps a tag as written ("K8s", "Постгрес", "红帽") to its slug.
+// ok is false for a tag the table does not know.
+func NormalizeTag(s string) (string, bool) {
+	tagIndexOnce.Do(buildTagIndex)
+	k := strings.ToLower(strings.TrimSpace(s))
+	k = strings.TrimPrefix(k, "#")
+	if slug, ok := tagIndex[k]; ok {
+		return slug, true
+	}
+	k = strings.NewReplacer(" ", "-", "_", "-").Replace(k)
+	slug, ok := tagIndex[k]
+	return slug, ok
+}
+
+// TagSlugs returns every tag slug, sorted.
+func TagSlugs() []string {
+	out := make([]string, 0, len(TagAliases))
+	for slug := range TagAliases {
+		out = append(out, slug)
+	}
+	sort.Strings(out)
+	return out
+}
