@@ -1,18 +1,10 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html/atom"
 )
-
-// strongPositiveRe names containers that are the article body itself; such
-// a name outweighs a boilerplate word next to it ("entry-content sidebar-on").
-var strongPositiveRe = regexp.MustCompile(`(?i)article-?body|articlebody|post-?body|entry-?content|post-?content|story-?body|main-?content|article-?content|article-?text|news-?text|markdown-body`)
-
-// neverArticleRe names containers that never wrap the article, however much text they hold.
-var neverArticleRe = regexp.MustCompile(`(?i)(^|[-_ ])(comments?|commentlist|disqus|respond|replies|related|recommend(ed|ations)?|outbrain|taboola|newsletter|cookie|consent)($|[-_ \d])`)
 
 // value scores a block for choosing the container.
 func value(b *block) float64 {
@@ -29,8 +21,15 @@ func value(b *block) float64 {
 	}
 	v := l*(1-ld)*(1-ld) - l*ld - 30
 	v += float64(min(b.punct, 8)) * 4
+	if v < 0 {
+		// boilerplate weighs less than text: a container keeps its few share
+		// links and captions rather than losing to its own best paragraph
+		v *= negWeight
+	}
 	return v
 }
+
+var negWeight = envFloat("CASEBOOK_NEGW", 0.5)
 
 // choose marks boilerplate elements, scores every element and returns the
 // index of the article container.
@@ -50,9 +49,11 @@ func (p *page) choose() int {
 		if chromeTags[a] {
 			bad[i] = true
 		}
-		if s := names(e.node); s != "" && negativeRe.MatchString(s) && !strongPositiveRe.MatchString(s) {
+		// like readability: a boilerplate word loses to an article-ish one
+		// ("content-with-aside"), except words that never wrap the article.
+		if c := classify(names(e.node)); !c.strong && (c.never || c.negative) {
 			bad[i] = true
-			never[i] = neverArticleRe.MatchString(s)
+			never[i] = c.never
 		}
 		if r := attr(e.node, "role"); r == "navigation" || r == "complementary" || r == "contentinfo" || r == "banner" {
 			bad[i] = true
@@ -100,9 +101,31 @@ func (p *page) choose() int {
 			p.els[par].score += p.els[i].score
 		}
 	}
+	best := p.best(true)
+	if best < 0 || p.els[best].score <= 0 {
+		// nothing good outside boilerplate: the flags were wrong for this page
+		for i := range p.els {
+			p.els[i].drop = false
+			p.els[i].score = 0
+		}
+		for bi := range p.blocks {
+			p.els[p.blocks[bi].el].score += p.blocks[bi].value
+		}
+		for i := n - 1; i > 0; i-- {
+			if par := p.els[i].parent; par >= 0 {
+				p.els[par].score += p.els[i].score
+			}
+		}
+		best = p.best(false)
+	}
+	return best
+}
+
+// best is the element with the highest score, boilerplate skipped.
+func (p *page) best(skipDrop bool) int {
 	best, bestScore := -1, 0.0
 	for i := range p.els {
-		if p.els[i].drop {
+		if skipDrop && p.els[i].drop {
 			continue
 		}
 		s := p.els[i].score * (1 + p.els[i].bonus)

@@ -109,3 +109,19 @@ func urlDate(u string) string {
 	}
 	return ""
 }
+
+// hasYear is a cheap test for four digits in a row, before the date patterns run.
+func hasYear(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			run++
+			if run == 4 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}

@@ -113,10 +113,6 @@ var blockTags = map[atom.Atom]bool{
 }
 
 var (
-	// negative names boilerplate containers (matched on class and id).
-	negativeRe = regexp.MustCompile(`(?i)(^|[-_ ])(comments?|commentlist|disqus|respond|reply|replies|share|sharing|social|sociable|related|recommend(ed|ations)?|more-stories|read-?more|also-?read|sidebar|side-bar|widget|footer|breadcrumbs?|crumbs|pagination|pager|paging|newsletter|subscribe|subscription|signup|sign-up|promo|sponsor(ed)?|advert(isement)?|ads?|adv|banner|cookie|consent|gdpr|popup|modal|overlay|masthead|navbar|nav|menu|topbar|toolbar|skip-link|print-only|hidden|author-bio|author-info|about-author|byline-bio|tags?|tag-list|taglist|keywords|categories|rating|votes?|like|likes|follow|outbrain|taboola|zergnet|trending|popular|most-read|mostread|top-stories|teaser|jump|caption|credits?|copyright|disclaimer|legal|login|register|search|feedback|print|email|rss|hot|news-list|newslist|links|friend-?links?|topic|gotop|back-?to-?top)($|[-_ \d])`)
-	// positive names article containers.
-	positiveRe = regexp.MustCompile(`(?i)(article|post-?body|post-?content|postcontent|entry-?content|entry|story|body-?text|text-?body|main-?content|content-?body|article-?body|articlebody|blog-?post|markdown|prose|news-?text|newstext|detail|zw|正文|content|hentry|h-entry|e-content|post)`)
 	// hiddenStyle marks elements not shown.
 	hiddenStyle = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden`)
 )
@@ -156,7 +152,7 @@ func isHidden(n *html.Node) bool {
 	if hasAttr(n, "hidden") || attr(n, "aria-hidden") == "true" {
 		return true
 	}
-	if s := attr(n, "style"); s != "" && hiddenStyle.MatchString(s) {
+	if s := attr(n, "style"); s != "" && strings.Contains(s, ":") && hiddenStyle.MatchString(s) {
 		return true
 	}
 	return false
@@ -357,11 +353,11 @@ func hint(n *html.Node) float64 {
 	if ip := attr(n, "itemprop"); ip == "articleBody" || ip == "text" {
 		return 0.3
 	}
-	s := names(n)
-	if s == "" {
-		return 0
-	}
-	if positiveRe.MatchString(s) {
+	c := classify(names(n))
+	switch {
+	case c.strong:
+		return 0.3
+	case c.positive && !c.negative:
 		return 0.1
 	}
 	return 0
@@ -518,6 +514,9 @@ func (p *page) datesNear(c int) []string {
 	start := p.els[c].blocks
 	var out []string
 	for i := max(0, start-20); i < min(len(p.blocks), start+10); i++ {
+		if b := &p.blocks[i]; b.len > 300 || !hasYear(b.text) {
+			continue
+		}
 		if d := findDate(p.blocks[i].text); d != "" {
 			out = append(out, d)
 		}
