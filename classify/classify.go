@@ -14,6 +14,7 @@ package classify
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/extract"
@@ -30,7 +31,7 @@ type Config struct {
 }
 
 // DefaultThreshold is the relevance threshold when Config leaves it 0.
-const DefaultThreshold = 0.5
+const DefaultThreshold = 0.4
 
 // Classifier drafts cases. It is safe for concurrent use; build one per worker
 // since the language models are loaded once.
@@ -112,14 +113,17 @@ type analysis struct {
 func analyse(doc *extract.Document) *analysis {
 	a := &analysis{doc: doc, headingHit: map[field]bool{}}
 	a.secKinds = sectionKinds(doc)
-	for k := range a.secKinds {
-		if a.secKinds[k] != fNone {
-			a.headingHit[a.secKinds[k]] = true
+	for _, s := range doc.Sections {
+		if k, weak := headingKind(s.Heading); k != fNone && !weak && s.Level > 1 {
+			a.headingHit[k] = true
 		}
 	}
 	var prose strings.Builder
 	blockIdx := 0
 	for si, sec := range doc.Sections {
+		// a short paragraph ending in a colon ("Root cause:", "解决方法：")
+		// heads the paragraphs after it, up to the next such label
+		label := fNone
 		for _, b := range sec.Blocks {
 			blockIdx++
 			if b.Kind == extract.Code {
@@ -132,11 +136,30 @@ func analyse(doc *extract.Document) *analysis {
 			if b.Kind == extract.Quote && strings.Count(text, "://") >= 2 {
 				continue // author and licence boxes
 			}
+			if isMarkup(text) {
+				continue
+			}
 			prose.WriteString(text)
 			prose.WriteByte('\n')
+			kind := a.secKinds[si]
+			if k, ok := labelParagraph(text); ok {
+				if k != fNone {
+					label = k
+				}
+				continue
+			}
+			if label != fNone {
+				kind = label
+			}
 			off := 0
-			if a.secKinds[si] == fTimeline || b.Kind == extract.Table {
-				off = timestampPrefix(text)
+			if k, n := inlineLabel(text); n > 0 {
+				off = n
+				if k != fNone && k != fNarrative {
+					kind = k
+				}
+			}
+			if kind == fTimeline || b.Kind == extract.Table {
+				off += timestampPrefix(text[off:])
 			}
 			for _, sp := range splitSentences(text[off:]) {
 				s, e := sp.start+off, sp.end+off
@@ -146,7 +169,7 @@ func analyse(doc *extract.Document) *analysis {
 				}
 				a.units = append(a.units, unit{
 					text: t, low: strings.ToLower(t), start: b.Start + s, end: b.Start + e,
-					block: blockIdx, sec: si, kind: a.secKinds[si], bkind: b.Kind,
+					block: blockIdx, sec: si, kind: kind, bkind: b.Kind,
 				})
 			}
 		}
@@ -162,8 +185,13 @@ func analyse(doc *extract.Document) *analysis {
 				u.scores[f] = s
 			}
 		}
+		if u.kind == fNarrative && u.pos < earlyPos {
+			// what broke is told first
+			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
+		}
 		u.assigned = route(u)
 	}
+	a.continueCause()
 	return a
 }
 
@@ -180,7 +208,7 @@ func sectionKinds(doc *extract.Document) []field {
 	for i, s := range doc.Sections {
 		k := fNone
 		if s.Heading != "" && s.Level > 1 {
-			k = headingKind(s.Heading)
+			k, _ = headingKind(s.Heading)
 		}
 		for len(stack) > 0 && stack[len(stack)-1].level >= s.Level {
 			stack = stack[:len(stack)-1]
@@ -209,6 +237,35 @@ const (
 	analysisMin    = 3
 	timelineMin    = 2
 )
+
+// Position prior: in a narrative, a failure word in the first part of the
+// article most likely describes the symptoms.
+const (
+	earlyPos   = 0.35
+	earlyBonus = 0.75
+)
+
+func boolf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// continueCause extends a stated cause to the next sentence of the same
+// paragraph when no cue claims that sentence: explanations run on ("This
+// meant...", "Later in the run...").
+func (a *analysis) continueCause() {
+	for i := 1; i < len(a.units); i++ {
+		u, prev := &a.units[i], &a.units[i-1]
+		if u.assigned != fNone || prev.assigned != fRootCause || u.block != prev.block || len(u.scores) > 0 {
+			continue
+		}
+		if u.kind == fNarrative || u.kind == fAnalysis {
+			u.assigned = fRootCause
+		}
+	}
+}
 
 func route(u *unit) field {
 	best, bestScore := fNone, 0.0
@@ -251,3 +308,47 @@ func isTableRule(s string) bool {
 }
 
 func round2(v float64) float64 { return float64(int(v*100+0.5)) / 100 }
+
+// labelParagraph reports a paragraph that is only a label ending in a colon
+// and the section kind it names (fNone if it names none).
+func labelParagraph(text string) (field, bool) {
+	t := strings.TrimSpace(strings.Trim(text, "*_ "))
+	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+		return fNone, false
+	}
+	if utf8.RuneCountInString(t) > 30 {
+		return fNone, false
+	}
+	k, _ := headingKind(strings.TrimRight(t, ":："))
+	return k, true
+}
+
+// inlineLabel reads a leading "Label: " of at most a few words ("Root
+// cause: ...", "What happened?: ...", "原因：...") and returns the kind it
+// names and its length in bytes, 0 if there is none.
+func inlineLabel(text string) (field, int) {
+	i := strings.IndexAny(text, ":：")
+	if i <= 0 || i > 60 {
+		return fNone, 0
+	}
+	head := strings.Trim(text[:i], "*_ ?")
+	if strings.Count(head, " ") > 4 || strings.ContainsAny(head, ".,。，") || strings.Contains(text[:i], "://") {
+		return fNone, 0
+	}
+	k, weak := headingKind(head)
+	if k == fNone || weak {
+		return fNone, 0
+	}
+	_, sz := utf8.DecodeRuneInString(text[i:])
+	n := i + sz
+	for n < len(text) && (text[n] == ' ' || text[n] == '*') {
+		n++
+	}
+	return k, n
+}
+
+// isMarkup reports raw HTML left in Markdown (an <img> line).
+func isMarkup(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && (strings.Contains(t, "src=") || strings.Contains(t, "href=") || strings.HasPrefix(t, "<!--"))
+}

@@ -193,8 +193,9 @@ var (
 		"постмортем", "пост-мортем", "инцидент", "сбой", "авария", "отказ", "разбор", "корневая причина",
 		"故障", "事故", "复盘", "排查", "问题分析", "根因", "宕机", "处理记录")
 	failureCues = cues("error", "fail", "broke", "down", "crash", "timeout", "bug", "alert",
-		"ошибк", "упал", "падени", "не работа", "баг", "алерт", "таймаут",
-		"报错", "失败", "超时", "异常", "无法", "告警", "问题")
+		"ошибк", "упал", "падени", "не работа", "баг", "алерт", "алёрт", "таймаут", "деградац", "залип",
+		"завис", "перегруз", "проблем", "сбо", "недоступ", "тормоз",
+		"报错", "失败", "超时", "异常", "无法", "告警", "故障")
 )
 
 // relevance scores "is this an incident write-up" from structure (headings
@@ -203,7 +204,7 @@ var (
 func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	score := 0.0
 	fieldHeads := 0
-	for _, f := range []field{fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fLessons, fImpact, fTimeline} {
+	for _, f := range []field{fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fImpact, fTimeline} {
 		if a.headingHit[f] {
 			fieldHeads++
 		}
@@ -221,10 +222,12 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	// density of failure words per 1000 bytes of prose
 	words := float64(failureCues.count(a.low) + 2*postmortemCues.count(a.low))
 	density := words / max(float64(len(a.low))/1000, 1)
-	score += min(density/10, 0.25)
+	score += min(density/8, 0.25)
+	// sentences with a strong cue for a field; detection and symptoms are
+	// what tutorials lack: nobody is alerted about a data structure
 	has := map[field]int{}
 	for _, u := range a.units {
-		if u.assigned != fNone && u.scores[u.assigned] >= 1.5 {
+		if u.assigned != fNone && u.scores[u.assigned] >= 2 {
 			has[u.assigned]++
 		}
 	}
@@ -234,9 +237,17 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	if has[fRemediation] > 0 {
 		score += 0.1
 	}
-	if has[fSymptoms] > 0 || has[fDetection] > 0 {
+	if has[fDetection] > 0 {
+		score += 0.15
+	}
+	if has[fSymptoms] > 0 {
 		score += 0.1
 	}
 	score = round2(min(score, 1))
+	if debugRelevance != nil {
+		debugRelevance(a.doc.Title, fieldHeads, postmortemCues.any(heads.String()), density, has, score)
+	}
 	return casebook.Relevance{IsPostmortem: score >= threshold, Score: score}
 }
+
+var debugRelevance func(title string, heads int, cue bool, density float64, has map[field]int, score float64)

@@ -38,48 +38,53 @@ var contentFields = []field{fRootCause, fRemediation, fSymptoms, fDetection, fTr
 type headingRule struct {
 	kind field
 	cues cueSet
+	weak bool // names a field only vaguely ("problem"): not evidence of a write-up
 }
 
 var headingRules = []headingRule{
 	{fSkip, cues("attendee", "participants", "affected files", "files changed", "changed files", "regression test",
 		"references", "appendix", "glossary", "further reading", "see also", "stats", "metadata",
 		"участники", "затронутые файлы", "изменённые файлы", "регрессионные тесты", "тесты", "ссылки", "приложение",
-		"参与人", "参考", "附录", "相关链接", "参考资料")},
+		"参与人", "参考", "附录", "相关链接", "参考资料"), false},
+	// "how we went about it" is investigation, whatever else the heading says
+	{fAnalysis, cues("思路", "排查过程", "investigation", "расследование"), false},
+	{fNarrative, cues("contributing factor", "сопутствующие факторы", "способствующие факторы", "相关因素"), false},
 	{fTimeline, cues("timeline", "chronology", "sequence of events", "хронология", "таймлайн", "ход событий",
-		"时间线", "时间轴", "时间表")},
+		"时间线", "时间轴", "时间表"), false},
 	{fActionItems, cues("action item", "follow-up", "follow up", "followup", "next step", "corrective", "preventive",
 		"preventative", "prevention", "improvement", "future work", "what we will do", "what's next", "long-term", "short-term",
 		"что дальше", "планы", "дальнейшие шаги", "меры", "профилактика", "улучшени",
-		"改进", "后续", "待办", "预防", "优化措施", "整改")},
+		"改进", "后续", "待办", "预防", "优化措施", "整改"), false},
 	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "conclusion", "what went well",
 		"what went wrong", "wrap-up", "wrap up", "final thoughts", "выводы", "вывод", "уроки", "итоги", "итог", "заключение",
-		"经验", "教训", "总结", "反思", "心得", "感想", "结语", "最后")},
-	{fTrigger, cues("trigger", "триггер", "触发")},
-	{fRootCause, cues("root cause", "cause", "why it happened", "contributing factor", "корневая причина",
-		"причина", "причины", "почему", "根因", "原因", "根本原因")},
-	{fDetection, cues("detection", "how we found", "how it was detected", "обнаружение", "как заметили", "问题发现", "发现过程")},
+		"经验", "教训", "总结", "反思", "心得", "感想", "结语", "最后"), false},
+	{fTrigger, cues("trigger", "триггер", "触发"), false},
+	{fRootCause, cues("root cause", "cause", "why it happened", "underlying issue", "underlying problem", "корневая причина",
+		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},
+	{fDetection, cues("detection", "how we found", "how it was detected", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
 	{fRemediation, cues("resolution", "remediation", "mitigation", "fix", "recovery", "workaround", "solution",
 		"what changed", "what we did", "решение", "исправление", "что сделали", "восстановление", "починка",
-		"解决", "修复", "处理过程", "处理", "恢复", "方案")},
-	{fImpact, cues("impact", "влияние", "последствия", "ущерб", "影响")},
+		"解决", "修复", "处理过程", "处理", "恢复", "方案"), false},
+	{fImpact, cues("impact", "влияние", "последствия", "ущерб", "影响"), false},
 	{fAnalysis, cues("analysis", "investigation", "debugging", "troubleshooting", "elimination", "diagnos",
 		"packet capture", "reproduc", "source code",
 		"анализ", "расследование", "диагностика", "разбор", "отладка",
-		"分析", "排查", "复现", "抓包", "排除法", "源码")},
+		"分析", "排查", "复现", "抓包", "排除法", "源码"), false},
 	{fNarrative, cues("summary", "overview", "introduction", "background", "context", "tl;dr", "tldr", "what happened",
 		"резюме", "кратко", "введение", "контекст", "предыстория", "что произошло", "что случилось",
-		"概述", "背景", "简介", "回顾", "情况介绍", "概要", "摘要")},
-	{fSymptoms, cues("symptom", "problem", "issue", "description", "описание", "симптомы", "проблема",
-		"现象", "问题描述", "故障描述", "问题")},
+		"概述", "背景", "简介", "回顾", "情况介绍", "概要", "摘要"), false},
+	{fSymptoms, cues("symptom", "симптом", "现象", "问题描述", "故障描述", "故障现象"), false},
+	{fSymptoms, cues("problem", "issue", "description", "описание", "проблема", "问题"), true},
 }
 
-// headingKind maps a heading to a section kind, fNone when it names none.
-func headingKind(h string) field {
+// headingKind maps a heading to a section kind, fNone when it names none;
+// weak reports a vague match.
+func headingKind(h string) (kind field, weak bool) {
 	low := strings.ToLower(h)
 	for _, r := range headingRules {
 		if r.cues.any(low) {
-			return r.kind
+			return r.kind, r.weak
 		}
 	}
-	return fNone
+	return fNone, false
 }

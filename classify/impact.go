@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
 )
 
 // Labels that introduce a stated length of time, per impact field.
@@ -36,24 +37,31 @@ var (
 func (a *analysis) fillImpact(cs *casebook.Case) {
 	ev := cs.Extraction.Evidence
 	conf := cs.Extraction.Confidence
+	// durations are read from whole blocks: a label such as "Time to
+	// detection:" may have been taken off the sentence as a heading
 	for _, dl := range durationLabels {
-		for i := range a.units {
-			u := &a.units[i]
-			iso, off, ok := labelledDuration(u.text, u.low, dl.labels)
-			if !ok {
-				continue
+	blocks:
+		for _, sec := range a.doc.Sections {
+			for _, b := range sec.Blocks {
+				if b.Kind == extract.Code {
+					continue
+				}
+				iso, off, ok := labelledDuration(b.Text, strings.ToLower(b.Text), dl.labels)
+				if !ok {
+					continue
+				}
+				switch dl.field {
+				case "time_to_detect":
+					cs.Impact.TimeToDetect = iso
+				case "time_to_resolve":
+					cs.Impact.TimeToResolve = iso
+				case "duration":
+					cs.Impact.Duration = iso
+				}
+				ev["impact."+dl.field] = []casebook.Span{{Start: b.Start + off, End: b.End}}
+				conf["impact."+dl.field] = 0.8
+				break blocks
 			}
-			switch dl.field {
-			case "time_to_detect":
-				cs.Impact.TimeToDetect = iso
-			case "time_to_resolve":
-				cs.Impact.TimeToResolve = iso
-			case "duration":
-				cs.Impact.Duration = iso
-			}
-			ev["impact."+dl.field] = []casebook.Span{{Start: u.start + off, End: u.end}}
-			conf["impact."+dl.field] = 0.8
-			break
 		}
 	}
 	for i := range a.units {

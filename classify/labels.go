@@ -57,7 +57,7 @@ var triggerCues = map[string]cueSet{
 	"time": cues("expired", "expiry", "cron", "scheduled", "daily run", "nightly", "leap second", "at midnight",
 		"по расписанию", "истек", "定时", "过期", "到期"),
 	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "сбой железа", "硬件故障", "宕机"),
-	"failover": cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
+	"failover":       cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
 }
 
 var detectionCues = map[string]cueSet{
@@ -68,6 +68,9 @@ var detectionCues = map[string]cueSet{
 	"internal-report": cues("noticed", "engineer", "we found", "we discovered", "colleague", "team noticed",
 		"заметил", "обнаружил", "коллег", "发现", "同事", "开发"),
 }
+
+// triggerMin is the score a trigger named only inside the cause needs.
+const triggerMin = 3
 
 // bestLabel scores labels by their cues: primary text counts three times,
 // the rest of the article once per label found (so a word used everywhere
@@ -92,31 +95,49 @@ func bestLabel(table map[string]cueSet, order []string, primary, rest string) (s
 func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	conf := cs.Extraction.Confidence
 	rc := strings.ToLower(cs.RootCause.Description)
-	if rc != "" {
-		cat, s := bestLabel(rootCauseCues, casebook.RootCauseCategories, rc, strings.ToLower(a.doc.Title))
-		if cat == "" {
-			// a cause is stated but names no kind: most stated causes are defects
-			cat, s = "software-defect", 0.5
-		}
+	title := strings.ToLower(a.doc.Title)
+	// with no cause sentence found, the title and the whole article still
+	// say what kind of failure it was, with less confidence
+	primary, rest, scale := rc, title, 1.0
+	if rc == "" {
+		primary, rest, scale = title, a.low, 0.5
+	}
+	if cat, s := bestLabel(rootCauseCues, casebook.RootCauseCategories, primary, rest); cat != "" {
 		cs.RootCause.Category = cat
-		conf["root_cause.category"] = round2(min(0.3+s/20, 0.9))
+		conf["root_cause.category"] = round2(scale * min(0.3+s/20, 0.9))
+	} else if rc != "" {
+		// a cause is stated but names no kind: most stated causes are defects
+		cs.RootCause.Category = "software-defect"
+		conf["root_cause.category"] = 0.3
 	}
 	trig := strings.ToLower(cs.Trigger.Description)
 	if trig != "" {
-		kind, s := bestLabel(triggerCues, casebook.TriggerKinds, trig, "")
-		if kind != "" {
+		if kind, s := bestLabel(triggerCues, casebook.TriggerKinds, trig, ""); kind != "" {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
 		}
 	} else if rc != "" {
-		// a cause with no distinct trigger was there all along
-		cs.Trigger.Kind = "latent"
-		conf["trigger.kind"] = 0.3
+		// no trigger told apart from the cause: one named in the cause or
+		// the title, else the cause was there all along
+		if kind, s := bestLabel(triggerCues, casebook.TriggerKinds, title+"\n"+rc, ""); kind != "" && s >= triggerMin {
+			cs.Trigger.Kind = kind
+			conf["trigger.kind"] = 0.4
+		} else {
+			cs.Trigger.Kind = "latent"
+			conf["trigger.kind"] = 0.3
+		}
 	}
 	det := strings.ToLower(cs.Detection.Description)
+	if det == "" {
+		// alerts and reports told anywhere in the story
+		for _, u := range a.units {
+			if u.scores[fDetection] >= 2 && (u.kind == fTimeline || u.kind == fNarrative || u.assigned == fSymptoms) {
+				det += u.low + "\n"
+			}
+		}
+	}
 	if det != "" {
-		m, s := bestLabel(detectionCues, casebook.DetectionMethods, det, "")
-		if m != "" {
+		if m, s := bestLabel(detectionCues, casebook.DetectionMethods, det, ""); m != "" {
 			cs.Detection.Method = m
 			conf["detection.method"] = round2(min(0.4+s/15, 0.9))
 		}
