@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html/atom"
 )
@@ -18,6 +19,9 @@ func value(b *block) float64 {
 		return 0
 	case Code:
 		return l * 0.5
+	case Table:
+		// data rows belong to the article they sit in but do not make one
+		return (l*(1-ld) - 20) * 0.3
 	}
 	v := l*(1-ld)*(1-ld) - l*ld - 30
 	v += float64(min(b.punct, 8)) * 4
@@ -32,31 +36,37 @@ func value(b *block) float64 {
 var negWeight = envFloat("CASEBOOK_NEGW", 0.5)
 
 // choose marks boilerplate elements, scores every element and returns the
-// index of the article container.
+// index of the article container. Flags are tried strict first: when they
+// leave nothing worth having, the article-ish names are trusted, then none.
 func (p *page) choose() int {
 	if len(p.els) == 0 {
 		return -1
 	}
 	n := len(p.els)
-	bad := make([]bool, n)
-	never := make([]bool, n)
+	hard := make([]bool, n)  // chrome tags, never-article names, plain boilerplate names
+	soft := make([]bool, n)  // boilerplate word next to an article-ish one
+	never := make([]bool, n) // comments, related: never the article
 	for i := range p.els {
 		e := &p.els[i]
 		a := e.node.DataAtom
 		if a == atom.Body || a == atom.Html || a == atom.Main || a == atom.Article {
 			continue
 		}
-		if chromeTags[a] {
-			bad[i] = true
+		if chromeTags[a] || a == atom.Form {
+			hard[i] = true
 		}
-		// like readability: a boilerplate word loses to an article-ish one
-		// ("content-with-aside"), except words that never wrap the article.
-		if c := classify(names(e.node)); !c.strong && (c.never || c.negative) {
-			bad[i] = true
-			never[i] = c.never
+		if c := classify(names(e.node)); !c.strong {
+			switch {
+			case c.never:
+				hard[i], never[i] = true, true
+			case c.negative && !c.positive:
+				hard[i] = true
+			case c.negative:
+				soft[i] = true
+			}
 		}
 		if r := attr(e.node, "role"); r == "navigation" || r == "complementary" || r == "contentinfo" || r == "banner" {
-			bad[i] = true
+			hard[i] = true
 		}
 	}
 	// good text per subtree, ignoring the flags: a "sidebar" wrapper around
@@ -76,16 +86,37 @@ func (p *page) choose() int {
 	}
 	total := good[0]
 	for i := range p.els {
-		if bad[i] && !never[i] && good[i] > 0.6*total {
-			bad[i] = false
+		if (hard[i] || soft[i]) && !never[i] && good[i] > 0.6*total {
+			hard[i], soft[i] = false, false
 		}
 	}
-	// inherit: an element under a bad one is bad
-	for i := range p.els {
-		if par := p.els[i].parent; par >= 0 && bad[par] {
-			bad[i] = true
+	bad := make([]bool, n)
+	for tier := 0; tier < 3; tier++ {
+		for i := range bad {
+			bad[i] = tier == 0 && (hard[i] || soft[i]) || tier == 1 && hard[i]
 		}
-		p.els[i].drop = bad[i]
+		best := p.score(bad)
+		if tier == 2 || best >= 0 && p.els[best].score > 0 && good[best] >= minGood {
+			return best
+		}
+	}
+	return -1
+}
+
+// minGood is the least good text a container must hold for its flags to be
+// believed (a few sentences).
+const minGood = 150
+
+// score marks the drop flags from bad (inherited down the tree), sums block
+// values per subtree and returns the best element.
+func (p *page) score(bad []bool) int {
+	n := len(p.els)
+	for i := range p.els {
+		d := bad[i]
+		if par := p.els[i].parent; par >= 0 && p.els[par].drop {
+			d = true
+		}
+		p.els[i].drop = d
 		p.els[i].score = 0
 	}
 	for bi := range p.blocks {
@@ -101,24 +132,7 @@ func (p *page) choose() int {
 			p.els[par].score += p.els[i].score
 		}
 	}
-	best := p.best(true)
-	if best < 0 || p.els[best].score <= 0 {
-		// nothing good outside boilerplate: the flags were wrong for this page
-		for i := range p.els {
-			p.els[i].drop = false
-			p.els[i].score = 0
-		}
-		for bi := range p.blocks {
-			p.els[p.blocks[bi].el].score += p.blocks[bi].value
-		}
-		for i := n - 1; i > 0; i-- {
-			if par := p.els[i].parent; par >= 0 {
-				p.els[par].score += p.els[i].score
-			}
-		}
-		best = p.best(false)
-	}
-	return best
+	return p.best(true)
 }
 
 // best is the element with the highest score, boilerplate skipped.
@@ -138,16 +152,35 @@ func (p *page) best(skipDrop bool) int {
 
 // emit writes the chosen container's blocks to the builder, dropping
 // boilerplate. It returns the headline heading found, if any.
-func (p *page) emit(b *builder, c int, m *meta) string {
+func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 	if c < 0 {
 		return ""
 	}
 	e := p.els[c]
 	headline := ""
+	if opts.IncludeHeadline {
+		if h := p.headlineBefore(c, m); h >= 0 {
+			headline = p.blocks[h].text
+			b.heading(1, headline)
+		}
+	}
+	var total float64
+	for bi := e.blocks; bi < e.end; bi++ {
+		if blk := &p.blocks[bi]; !p.els[blk.el].drop && blk.value > 0 {
+			total += blk.value
+		}
+	}
+	var seen float64
 	for bi := e.blocks; bi < e.end; bi++ {
 		blk := &p.blocks[bi]
 		if p.els[blk.el].drop {
 			continue
+		}
+		if seen >= 0.5*total && blk.len <= 60 && endMarker(blk.text) {
+			break // "Comments", "Related posts": the article is over
+		}
+		if blk.value > 0 {
+			seen += blk.value
 		}
 		if !keep(blk) {
 			continue
@@ -163,6 +196,34 @@ func (p *page) emit(b *builder, c int, m *meta) string {
 		}
 	}
 	return headline
+}
+
+// endMarkers open the parts of a page that follow an article: comments,
+// related posts, share prompts; in English, Russian and Chinese.
+var endMarkers = []string{
+	"comment", "leave a reply", "leave a comment", "add comments", "related", "read next",
+	"more from", "more stories", "you may also like", "you might also like", "recommended", "also read",
+	"see also", "share this", "popular", "most read", "trending",
+	"коммент", "обсуждени", "отзыв", "читайте также", "похожие", "по теме", "другие новости",
+	"новости по теме", "смотрите также", "популярн", "поделиться",
+	"评论", "留言", "相关", "推荐阅读", "延伸阅读", "热门", "分享到", "更多", "上一篇", "下一篇",
+}
+
+// endMarker reports a short block that names what follows the article:
+// the marker must be most of it ("13 Comments", "Читайте также:", "相关新闻"),
+// so a sentence that mentions comments does not end the article.
+func endMarker(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasSuffix(l, ".") || strings.HasSuffix(l, "。") {
+		return false
+	}
+	rest := wlen(l)
+	for _, m := range endMarkers {
+		if strings.Contains(l, m) {
+			return rest-wlen(m) <= 14
+		}
+	}
+	return false
 }
 
 // keep drops link lists and link-only lines inside the container.
@@ -183,4 +244,50 @@ func keep(b *block) bool {
 	return true
 }
 
-var _ = strings.TrimSpace
+// headlineBefore finds the article's headline when it sits outside the
+// container, just before it, as article headers do: a heading that the
+// page's title metadata also names.
+func (p *page) headlineBefore(c int, m *meta) int {
+	e := p.els[c]
+	for bi := e.blocks; bi < min(e.end, e.blocks+3); bi++ {
+		if p.blocks[bi].kind == Heading && sameTitle(p.blocks[bi].text, m) {
+			return -1 // the container has it
+		}
+	}
+	for bi := e.blocks - 1; bi >= 0 && bi >= e.blocks-60; bi-- {
+		b := &p.blocks[bi]
+		if b.kind == Heading && b.links*2 < b.len && sameTitle(b.text, m) {
+			return bi
+		}
+	}
+	return -1
+}
+
+// sameTitle reports whether a heading is the page's title as metadata gives it.
+func sameTitle(h string, m *meta) bool {
+	hk := titleKey(h)
+	if len(hk) < 8 {
+		return false
+	}
+	for _, t := range []string{m.ldTitle, m.ogTitle, m.htmlTitle} {
+		tk := titleKey(t)
+		if tk == "" {
+			continue
+		}
+		if tk == hk || strings.Contains(tk, hk) && len(hk)*3 >= len(tk) || strings.Contains(hk, tk) && len(tk)*3 >= len(hk)*2 {
+			return true
+		}
+	}
+	return false
+}
+
+// titleKey is a title reduced to its lower-case letters and digits.
+func titleKey(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}

@@ -62,6 +62,10 @@ type Options struct {
 	URL         string // the page's address, for site rules, organisation and canonical URL
 	Format      string // FormatHTML, FormatMarkdown, FormatText, or "" to sniff
 	ContentType string // the HTTP Content-Type, if any
+	// IncludeHeadline puts the article's headline, when the page has it as a
+	// heading outside the article body, first in Text as a level-1 heading.
+	// Title holds it either way.
+	IncludeHeadline bool
 }
 
 // Blocks returns every block of the document in order, headings included.

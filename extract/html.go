@@ -36,7 +36,7 @@ func extractHTML(raw []byte, opts Options) (*Document, error) {
 	p.collect(root)
 	body := p.choose()
 	var b builder
-	headline := p.emit(&b, body, m)
+	headline := p.emit(&b, body, m, opts)
 	m.textDates = p.datesNear(body)
 	m.apply(d, headline)
 	b.finish(d)

@@ -22,7 +22,7 @@ var negWords = set("comment", "comments", "commentlist", "disqus", "respond", "r
 	"newslist", "links", "friendlink", "gotop", "backtotop", "bio",
 	"sitemap", "morestories", "readmore", "alsoread", "seealso", "nextprev",
 	"prevnext", "partner", "partners",
-	"aside", "rail", "caption", "credit", "credits", "legal", "email", "like", "vote", "tag", "topic",
+	"aside", "rail", "assessment", "poll", "polls", "survey", "quiz", "rate", "caption", "credit", "credits", "legal", "email", "like", "vote", "tag", "topic",
 	"authorbio", "aboutauthor", "authorinfo", "printonly", "skiplink", "topstories", "friendlinks", "signup", "sidebar", "rightrail", "leftrail", "supplemental", "shoutbox")
 
 // negPrefixes catch compounds such as "commentform" or "sharethis".
