@@ -1,0 +1,34 @@
+# casebook: `make run` starts the service with embedded defaults; `make test` runs every test.
+GO ?= go
+BIN := bin/casebook
+
+.PHONY: run build test test-short race vet fmt bench fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/casebook
+
+run: build
+	./$(BIN) serve --data ./data --http 127.0.0.1:8080
+
+# The whole suite: unit, integration (embedded NATS, bbolt, loopback HTTP) and
+# end-to-end tests. Tests that read ../shared skip when it is absent.
+test:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) test -race -count=1 -timeout 40m ./...
+
+test-short:
+	$(GO) test -short -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 20s $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/api"
+	"github.com/casebook/casebook/pipelines"
+)
+
+// clientFlags are shared by every command that talks to a running server.
+type clientFlags struct {
+	server, token, data string
+	jsonOut             bool
+}
+
+func (c *clientFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.server, "server", envOr("CASEBOOK_SERVER", "http://127.0.0.1:8080"), "casebook server URL (env CASEBOOK_SERVER)")
+	fs.StringVar(&c.token, "token", os.Getenv("CASEBOOK_TOKEN"), "reviewer token (env CASEBOOK_TOKEN; default: DATA/admin.token when readable)")
+	fs.StringVar(&c.data, "data", envOr("CASEBOOK_DATA", "./data"), "data directory, to find admin.token when no token is given")
+	fs.BoolVar(&c.jsonOut, "json", false, "print raw JSON")
+}
+
+func (c *clientFlags) client() *api.Client {
+	tok := c.token
+	if tok == "" {
+		if raw, err := os.ReadFile(filepath.Join(c.data, pipelines.AdminTokenFile)); err == nil {
+			tok = strings.TrimSpace(string(raw))
+		}
+	}
+	return &api.Client{BaseURL: c.server, Token: tok}
+}
+
+func printJSON(v any) {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func parseWith(name string, args []string, cf *clientFlags, extra func(*flag.FlagSet)) (*flag.FlagSet, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	cf.register(fs)
+	if extra != nil {
+		extra(fs)
+	}
+	// Flags may follow positional arguments ("review reject ID --reason R").
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, &usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	_ = fs.Parse(pos) // leaves pos as the positional args
+	return fs, nil
+}
+
+func runSubmit(ctx context.Context, args []string) error {
+	var cf clientFlags
+	wait := false
+	fs, err := parseWith("submit", args, &cf, func(fs *flag.FlagSet) {
+		fs.BoolVar(&wait, "wait", false, "wait until the submission is drafted, skipped or failed")
+	})
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return &usageError{"want exactly one URL"}
+	}
+	c := cf.client()
+	var sub casebook.Submission
+	status, err := c.Do(ctx, "POST", "/api/v1/submissions", map[string]string{"url": fs.Arg(0)}, &sub)
+	if err != nil {
+		return err
+	}
+	if wait {
+		for !terminal(sub.State) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(500 * time.Millisecond):
+			}
+			if _, err := c.Do(ctx, "GET", "/api/v1/submissions/"+sub.ID, nil, &sub); err != nil {
+				return err
+			}
+		}
+	}
+	if cf.jsonOut {
+		printJSON(sub)
+		return nil
+	}
+	if status == 200 && !wait {
+		fmt.Printf("already submitted: %s\n", sub.ID)
+	}
+	printSubmission(sub)
+	return nil
+}
+
+func terminal(state string) bool {
+	s := casebook.Submission{State: state}
+	return s.Terminal()
+}
+
+func printSubmission(s casebook.Submission) {
+	fmt.Printf("%s\t%s\t%s", s.ID, s.State, s.URL)
+	if s.DraftID != "" {
+		fmt.Printf("\tdraft=%s", s.DraftID)
+	}
+	if s.Reason != "" {
+		fmt.Printf("\treason=%q", s.Reason)
+	}
+	if s.Error != "" {
+		fmt.Printf("\terror=%q", s.Error)
+	}
+	fmt.Println()
+}
+
+func runStatus(ctx context.Context, args []string) error {
+	var cf clientFlags
+	fs, err := parseWith("status", args, &cf, nil)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return &usageError{"want a submission id"}
+	}
+	var sub casebook.Submission
+	if _, err := cf.client().Do(ctx, "GET", "/api/v1/submissions/"+url.PathEscape(fs.Arg(0)), nil, &sub); err != nil {
+		return err
+	}
+	if cf.jsonOut {
+		printJSON(sub)
+	} else {
+		printSubmission(sub)
+	}
+	return nil
+}
+
+type caseList struct {
+	Items      []casebook.Case `json:"items"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+func printCases(l caseList) {
+	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLANG\tRELEVANCE\tCATEGORY\tTITLE")
+	for _, c := range l.Items {
+		flag := ""
+		if c.Relevance.Flagged {
+			flag = " (flagged)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f%s\t%s\t%s\n", c.ID, c.Language, c.Relevance.Score, flag, c.RootCause.Category, c.Title)
+	}
+	tw.Flush()
+	if l.NextCursor != "" {
+		fmt.Printf("more: --cursor %s\n", l.NextCursor)
+	}
+}
+
+func listQuery(limit int, cursor string) string {
+	q := url.Values{}
+	if limit > 0 {
+		q.Set("limit", fmt.Sprint(limit))
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+func runReview(ctx context.Context, args []string) error {
+	var cf clientFlags
+	var reason, note, cursor string
+	var limit int
+	fs, err := parseWith("review", args, &cf, func(fs *flag.FlagSet) {
+		fs.StringVar(&reason, "reason", "", "why the draft is rejected (reject)")
+		fs.StringVar(&note, "note", "", "a note kept with the decision (approve)")
+		fs.IntVar(&limit, "limit", 20, "page size (list)")
+		fs.StringVar(&cursor, "cursor", "", "page cursor (list)")
+	})
+	if err != nil {
+		return err
+	}
+	c := cf.client()
+	switch {
+	case fs.Arg(0) == "list" && fs.NArg() == 1:
+		var l caseList
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts"+listQuery(limit, cursor), nil, &l); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(l)
+		} else {
+			printCases(l)
+		}
+		return nil
+	case fs.Arg(0) == "show" && fs.NArg() == 2:
+		var cs casebook.Case
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1)), nil, &cs); err != nil {
+			return err
+		}
+		printJSON(cs)
+		return nil
+	case fs.Arg(0) == "approve" && fs.NArg() == 2:
+		var cs casebook.Case
+		if _, err := c.Do(ctx, "POST", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1))+"/approve", map[string]string{"note": note}, &cs); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(cs)
+		} else {
+			fmt.Printf("published %s: %s\n", cs.ID, cs.Title)
+		}
+		return nil
+	case fs.Arg(0) == "reject" && fs.NArg() == 2:
+		if reason == "" {
+			return &usageError{"reject needs --reason"}
+		}
+		var cs casebook.Case
+		if _, err := c.Do(ctx, "POST", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1))+"/reject", map[string]string{"reason": reason}, &cs); err != nil {
+			return err
+		}
+		fmt.Printf("rejected %s: %s\n", cs.ID, reason)
+		return nil
+	}
+	return &usageError{"want list | show ID | approve ID | reject ID --reason R"}
+}
+
+func runReviewer(ctx context.Context, args []string) error {
+	var cf clientFlags
+	role := ""
+	fs, err := parseWith("reviewer", args, &cf, func(fs *flag.FlagSet) {
+		fs.StringVar(&role, "role", "reviewer", "reviewer or admin (add)")
+	})
+	if err != nil {
+		return err
+	}
+	c := cf.client()
+	switch {
+	case fs.Arg(0) == "add" && fs.NArg() == 2:
+		var out struct {
+			Token    string `json:"token"`
+			Reviewer struct {
+				ID   string `json:"id"`
+				Name string `json:"name"`
+				Role string `json:"role"`
+			} `json:"reviewer"`
+		}
+		if _, err := c.Do(ctx, "POST", "/api/v1/review/reviewers", map[string]string{"name": fs.Arg(1), "role": role}, &out); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(out)
+			return nil
+		}
+		fmt.Fprintf(os.Stderr, "token for %s (%s, id %s); it is shown once:\n", out.Reviewer.Name, out.Reviewer.Role, out.Reviewer.ID)
+		fmt.Println(out.Token)
+		return nil
+	case fs.Arg(0) == "list" && fs.NArg() == 1:
+		var out struct {
+			Items []map[string]string `json:"items"`
+		}
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/reviewers", nil, &out); err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tROLE\tCREATED\tREVOKED")
+		for _, r := range out.Items {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r["id"], r["name"], r["role"], r["created_at"], r["revoked_at"])
+		}
+		return tw.Flush()
+	case fs.Arg(0) == "revoke" && fs.NArg() == 2:
+		_, err := c.Do(ctx, "DELETE", "/api/v1/review/reviewers/"+url.PathEscape(fs.Arg(1)), nil, nil)
+		return err
+	}
+	return &usageError{"want add NAME [--role admin] | list | revoke ID"}
+}
+
+func runCases(ctx context.Context, args []string) error {
+	var cf clientFlags
+	var cursor string
+	var limit int
+	fs, err := parseWith("cases", args, &cf, func(fs *flag.FlagSet) {
+		fs.IntVar(&limit, "limit", 20, "page size (list)")
+		fs.StringVar(&cursor, "cursor", "", "page cursor (list)")
+	})
+	if err != nil {
+		return err
+	}
+	c := cf.client()
+	switch {
+	case fs.Arg(0) == "list" && fs.NArg() == 1:
+		var l caseList
+		if _, err := c.Do(ctx, "GET", "/api/v1/cases"+listQuery(limit, cursor), nil, &l); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(l)
+		} else {
+			printCases(l)
+		}
+		return nil
+	case fs.Arg(0) == "show" && fs.NArg() == 2:
+		var cs casebook.Case
+		if _, err := c.Do(ctx, "GET", "/api/v1/cases/"+url.PathEscape(fs.Arg(1)), nil, &cs); err != nil {
+			return err
+		}
+		printJSON(cs)
+		return nil
+	}
+	return &usageError{"want list | show ID"}
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+
+	"github.com/casebook/casebook/classify/evalcases"
+	"github.com/casebook/casebook/extract/evalcontent"
+)
+
+func runEval(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return &usageError{"want content or cases"}
+	}
+	switch args[0] {
+	case "content":
+		fs := flag.NewFlagSet("eval content", flag.ContinueOnError)
+		aeb := fs.String("aeb", "", "the article-extraction benchmark directory (html/, ground-truth.json)")
+		daniel := fs.String("daniel", "", "the DAnIEL directory (html/, reference/, doc_lg.json)")
+		peers := fs.Bool("peers", true, "also run go-trafilatura and go-readability on the same pages")
+		limit := fs.Int("limit", 0, "at most this many pages per data set (0: all)")
+		worst := fs.Int("worst", 0, "list this many lowest-scoring pages")
+		if err := fs.Parse(args[1:]); err != nil {
+			return &usageError{err.Error()}
+		}
+		if *aeb == "" && *daniel == "" {
+			return &usageError{"give --aeb DIR and/or --daniel DIR"}
+		}
+		_, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: *aeb, DanielDir: *daniel, Peers: *peers, Limit: *limit, Worst: *worst}, os.Stdout)
+		return err
+	case "cases":
+		fs := flag.NewFlagSet("eval cases", flag.ContinueOnError)
+		gold := fs.String("gold", "", "directory of gold *.json files (../shared/eval/gold)")
+		shared := fs.String("shared", "", "the tree the gold files' doc paths are relative to (default: GOLD/../..)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return &usageError{err.Error()}
+		}
+		if *gold == "" {
+			return &usageError{"give --gold DIR"}
+		}
+		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared}, os.Stdout)
+		return err
+	}
+	return &usageError{"want content or cases"}
+}

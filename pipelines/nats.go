@@ -1,0 +1,205 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// EmbeddedConfig configures the in-process NATS server of the all-in-one mode.
+type EmbeddedConfig struct {
+	StoreDir string
+	// Listen is host:port for other processes (workers) to connect; port 0
+	// picks a free one. Empty means in-process connections only.
+	Listen string
+	// SyncAlways fsyncs every JetStream write before acknowledging it. The
+	// default JetStream policy syncs every two minutes, which can lose
+	// acknowledged messages on power loss; casebook defaults to always.
+	SyncAlways bool
+}
+
+// StartEmbedded starts a nats-server with JetStream in this process.
+func StartEmbedded(cfg EmbeddedConfig) (*server.Server, error) {
+	opts := &server.Options{
+		ServerName: "casebook-embedded",
+		JetStream:  true,
+		StoreDir:   cfg.StoreDir,
+		NoSigs:     true,
+		NoLog:      true,
+		SyncAlways: cfg.SyncAlways,
+		MaxPayload: 8 << 20,
+	}
+	if cfg.Listen == "" {
+		opts.DontListen = true
+	} else {
+		host, port, err := net.SplitHostPort(cfg.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("nats listen address %q: %w", cfg.Listen, err)
+		}
+		p, err := strconv.Atoi(port)
+		if err != nil {
+			return nil, fmt.Errorf("nats listen port %q: %w", port, err)
+		}
+		if p == 0 {
+			p = server.RANDOM_PORT
+		}
+		opts.Host, opts.Port = host, p
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("embedded nats: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(15 * time.Second) {
+		ns.Shutdown()
+		return nil, errors.New("embedded nats: not ready after 15s")
+	}
+	return ns, nil
+}
+
+// Bus is a JetStream connection with casebook's streams, consumers and object store.
+type Bus struct {
+	NC    *nats.Conn
+	JS    jetstream.JetStream
+	Pages jetstream.ObjectStore
+	log   *slog.Logger
+}
+
+// BusConfig configures Connect.
+type BusConfig struct {
+	URL      string         // nats URL(s), comma-separated; ignored when Embedded is set
+	Embedded *server.Server // connect in-process to this server
+	Name     string         // connection name, shown in NATS monitoring
+	Replicas int            // stream replicas; 0 picks 3 on a cluster of three or more, else 1
+	Log      *slog.Logger
+}
+
+// Connect connects and makes sure every stream, consumer and bucket exists.
+// It is idempotent, so every process runs it at start.
+func Connect(ctx context.Context, cfg BusConfig) (*Bus, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	opts := []nats.Option{
+		nats.Name(cfg.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250 * time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				cfg.Log.Warn("nats disconnected", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) { cfg.Log.Info("nats reconnected", "url", nc.ConnectedUrl()) }),
+	}
+	url := cfg.URL
+	if cfg.Embedded != nil {
+		opts = append(opts, nats.InProcessServer(cfg.Embedded))
+		url = ""
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to nats %s: %w", cfg.URL, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	b := &Bus{NC: nc, JS: js, log: cfg.Log}
+	replicas := cfg.Replicas
+	if replicas == 0 {
+		replicas = 1
+		if n := len(nc.Servers()); n >= 3 {
+			replicas = 3
+		}
+	}
+	if err := b.ensure(ctx, replicas); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close drains the connection.
+func (b *Bus) Close() {
+	if err := b.NC.Drain(); err != nil {
+		b.NC.Close()
+	}
+}
+
+// AckWait per stage: the runner sends InProgress every third of it while a
+// handler runs, so a slow fetch is never redelivered meanwhile, and a message
+// held by a crashed worker (or in flight when a worker stopped) comes back
+// within this time.
+var ackWait = map[string]time.Duration{
+	StageFetch: 30 * time.Second, StageExtract: 10 * time.Second,
+	StageClassify: 10 * time.Second, StageSink: 10 * time.Second, ConsumerEvent: 10 * time.Second,
+}
+
+func (b *Bus) ensure(ctx context.Context, replicas int) error {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	streams := []jetstream.StreamConfig{
+		{Name: StreamWork, Subjects: []string{"casebook.work.>"}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: replicas},
+		{Name: StreamEvents, Subjects: []string{SubjectEvents}, Retention: jetstream.LimitsPolicy,
+			Storage: jetstream.FileStorage, MaxAge: 7 * 24 * time.Hour, Duplicates: 10 * time.Minute, Replicas: replicas},
+		{Name: StreamDead, Subjects: []string{"casebook.dead.>"}, Retention: jetstream.LimitsPolicy,
+			Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: replicas},
+	}
+	for _, sc := range streams {
+		if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateStream(ctx, sc); return err }); err != nil {
+			return fmt.Errorf("stream %s: %w", sc.Name, err)
+		}
+	}
+	for _, stage := range Stages {
+		cc := jetstream.ConsumerConfig{
+			Durable:       stage,
+			FilterSubject: StageSubject[stage],
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       ackWait[stage],
+			// Unlimited at the server: the runner counts attempts itself and
+			// dead-letters past its limit, even when every attempt crashed the worker.
+			MaxDeliver:    -1,
+			MaxAckPending: 1000,
+		}
+		if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateConsumer(ctx, StreamWork, cc); return err }); err != nil {
+			return fmt.Errorf("consumer %s: %w", stage, err)
+		}
+	}
+	rc := jetstream.ConsumerConfig{Durable: ConsumerEvent, FilterSubject: SubjectEvents,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait[ConsumerEvent], MaxDeliver: -1, MaxAckPending: 5000}
+	if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateConsumer(ctx, StreamEvents, rc); return err }); err != nil {
+		return fmt.Errorf("consumer %s: %w", ConsumerEvent, err)
+	}
+	return retry(ctx, func() error {
+		var err error
+		b.Pages, err = b.JS.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+			Bucket: PagesBucket, Storage: jetstream.FileStorage, TTL: 7 * 24 * time.Hour, Replicas: replicas, Compression: true,
+		})
+		return err
+	})
+}
+
+// retry repeats f while a cluster is still electing leaders at start-up.
+func retry(ctx context.Context, f func() error) error {
+	var err error
+	for delay := 100 * time.Millisecond; ; delay = min(delay*2, 2*time.Second) {
+		if err = f(); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
+		case <-time.After(delay):
+		}
+	}
+}

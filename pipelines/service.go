@@ -1,0 +1,245 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/casebook/casebook/api"
+	"github.com/casebook/casebook/classify"
+	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/sinks"
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServeConfig is everything `casebook serve` needs.
+type ServeConfig struct {
+	DataDir    string
+	HTTPAddr   string
+	NATSURL    string // external NATS; "" starts the embedded server
+	NATSListen string // embedded server's client address for other processes; "" = in-process only
+	// NATSSyncInterval set to true trades durability for speed: JetStream's
+	// own default of syncing every two minutes.
+	NATSSyncInterval bool
+	Stages           []string // stage workers this process runs; default all
+	Fetch            fetch.Config
+	Runner           RunnerConfig
+	Log              *slog.Logger
+	// Started, if set, is called with the bound HTTP address once serving.
+	Started func(httpAddr string)
+}
+
+// Service is a running casebook serve process.
+type Service struct {
+	cfg     ServeConfig
+	Store   *sinks.Store
+	Bus     *Bus
+	NS      *server.Server
+	HTTP    *http.Server
+	Addr    string
+	Metrics *Metrics
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	errs    chan error
+}
+
+// AdminTokenFile is where the first admin token is written, inside the data dir.
+const AdminTokenFile = "admin.token"
+
+// Start brings the service up: store, NATS, stage workers, HTTP.
+func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if len(cfg.Stages) == 0 {
+		cfg.Stages = Stages
+	}
+	for _, st := range cfg.Stages {
+		if !slices.Contains(Stages, st) {
+			return nil, fmt.Errorf("unknown stage %q (want %v)", st, Stages)
+		}
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	s := &Service{cfg: cfg, Metrics: NewMetrics(), errs: make(chan error, 8)}
+	cfg.Runner.Metrics = s.Metrics
+	if cfg.Runner.Log == nil {
+		cfg.Runner.Log = cfg.Log
+	}
+	var err error
+	s.Store, err = sinks.Open(filepath.Join(cfg.DataDir, "casebook.db"), sinks.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ensureAdmin(); err != nil {
+		s.Store.Close()
+		return nil, err
+	}
+	bc := BusConfig{URL: cfg.NATSURL, Name: "casebook-serve", Log: cfg.Log}
+	if cfg.NATSURL == "" {
+		s.NS, err = StartEmbedded(EmbeddedConfig{StoreDir: filepath.Join(cfg.DataDir, "nats"), Listen: cfg.NATSListen, SyncAlways: !cfg.NATSSyncInterval})
+		if err != nil {
+			s.Store.Close()
+			return nil, err
+		}
+		bc.Embedded = s.NS
+		if cfg.NATSListen != "" {
+			cfg.Log.Info("embedded nats listening", "url", s.NS.ClientURL())
+		}
+	}
+	s.Bus, err = Connect(ctx, bc)
+	if err != nil {
+		s.shutdownInfra()
+		return nil, err
+	}
+	sub := &Submitter{Store: s.Store, Bus: s.Bus, Log: cfg.Log}
+	if n, err := sub.Replay(ctx); err != nil {
+		cfg.Log.Warn("replay of unenqueued submissions failed; will retry", "err", err)
+	} else if n > 0 {
+		cfg.Log.Info("re-published submissions a previous run had not enqueued", "count", n)
+	}
+
+	runners, err := BuildRunners(s.Bus, cfg.Stages, s.Store, cfg.Fetch, cfg.Runner)
+	if err != nil {
+		s.shutdownInfra()
+		return nil, err
+	}
+	runners = append(runners, WireRecorder(s.Bus, s.Store, cfg.Runner))
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.cancel = cancel
+	for _, r := range runners {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := r.Run(rctx); err != nil {
+				s.errs <- err
+			}
+		}()
+	}
+	s.wg.Add(1)
+	go func() { // keep the promise of Replay while running, not only at start
+		defer s.wg.Done()
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-rctx.Done():
+				return
+			case <-t.C:
+				_, _ = sub.Replay(rctx)
+			}
+		}
+	}()
+
+	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready})
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("http listen %s: %w", cfg.HTTPAddr, err)
+	}
+	s.Addr = ln.Addr().String()
+	s.HTTP = &http.Server{Handler: handler, ReadHeaderTimeout: api.ReadHeaderTimeout, ReadTimeout: api.ReadTimeout,
+		WriteTimeout: api.WriteTimeout, IdleTimeout: api.IdleTimeout}
+	go func() {
+		if err := s.HTTP.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.errs <- err
+		}
+	}()
+	cfg.Log.Info("casebook serving", "http", "http://"+s.Addr, "data", cfg.DataDir, "stages", cfg.Stages)
+	if cfg.Started != nil {
+		cfg.Started(s.Addr)
+	}
+	return s, nil
+}
+
+// BuildRunners makes the stage runners for stages. store may be nil when the
+// sink stage is not among them.
+func BuildRunners(bus *Bus, stages []string, store *sinks.Store, fc fetch.Config, rc RunnerConfig) ([]*Runner, error) {
+	var out []*Runner
+	for _, st := range stages {
+		switch st {
+		case StageFetch:
+			f, err := fetch.New(fc)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, WireFetch(bus, &FetchStage{Fetcher: f}, rc))
+		case StageExtract:
+			out = append(out, WireExtract(bus, &ExtractStage{}, rc))
+		case StageClassify:
+			out = append(out, WireClassify(bus, &ClassifyStage{Classifier: classify.New(classify.Config{})}, rc))
+		case StageSink:
+			if store == nil {
+				return nil, errors.New("the sink stage runs only in the process that owns the store")
+			}
+			out = append(out, WireSink(bus, &SinkStage{Store: store}, rc))
+		default:
+			return nil, fmt.Errorf("unknown stage %q", st)
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) ready() error {
+	if s.Bus == nil || !s.Bus.NC.IsConnected() {
+		return errors.New("not connected to nats")
+	}
+	return nil
+}
+
+func (s *Service) ensureAdmin() error {
+	if s.Store.HasAdmin() {
+		return nil
+	}
+	tok, _, err := s.Store.AddToken("admin", sinks.RoleAdmin)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(s.cfg.DataDir, AdminTokenFile)
+	if err := os.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+		return fmt.Errorf("write admin token: %w", err)
+	}
+	s.cfg.Log.Info("created the admin token; only its hash is stored", "path", path)
+	return nil
+}
+
+// Errors reports fatal errors of background parts.
+func (s *Service) Errors() <-chan error { return s.errs }
+
+// Close stops accepting HTTP, lets in-flight messages finish and ack, then
+// closes NATS and the store.
+func (s *Service) Close() error {
+	if s.HTTP != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_ = s.HTTP.Shutdown(ctx)
+		cancel()
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.wg.Wait()
+	s.shutdownInfra()
+	return nil
+}
+
+func (s *Service) shutdownInfra() {
+	if s.Bus != nil {
+		s.Bus.Close()
+	}
+	if s.NS != nil {
+		s.NS.Shutdown()
+		s.NS.WaitForShutdown()
+	}
+	if s.Store != nil {
+		s.Store.Close()
+	}
+}

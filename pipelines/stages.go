@@ -1,0 +1,146 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/classify"
+	"github.com/casebook/casebook/extract"
+	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/sinks"
+)
+
+// Stage is one step of the pipeline, free of NATS: unit-testable on its own,
+// wired to subjects by the Wire* functions.
+type Stage[In, Out any] interface {
+	Process(ctx context.Context, in In) (Out, error)
+	Close() error
+}
+
+// FetchStage downloads a submission's URL.
+type FetchStage struct {
+	Fetcher *fetch.Fetcher
+}
+
+// Process fetches the task's URL.
+func (s *FetchStage) Process(ctx context.Context, in FetchTask) (*fetch.Page, error) {
+	return s.Fetcher.Fetch(ctx, fetch.Request{URL: in.URL})
+}
+
+// Close releases nothing; the fetcher's connections idle out.
+func (s *FetchStage) Close() error { return nil }
+
+// ExtractInput is a page reference with its body loaded.
+type ExtractInput struct {
+	Page   PageRef
+	Body   []byte
+	Format string // "" sniffs from the content type, URL and bytes
+}
+
+// ExtractStage finds the article in a page.
+type ExtractStage struct{}
+
+// Process extracts the document; a page with no article text is skipped.
+func (s *ExtractStage) Process(ctx context.Context, in ExtractInput) (*extract.Document, error) {
+	doc, err := extract.Extract(in.Body, extract.Options{URL: in.Page.URL, ContentType: in.Page.ContentType, Format: in.Format})
+	if err != nil {
+		return nil, casebook.Permanent(fmt.Errorf("extract %s: %w", in.Page.URL, err))
+	}
+	if strings.TrimSpace(doc.Text) == "" {
+		return nil, casebook.Skip("no article text found on the page")
+	}
+	return doc, nil
+}
+
+// Close implements Stage.
+func (s *ExtractStage) Close() error { return nil }
+
+// ClassifyStage drafts the case fields and decides skip or draft.
+type ClassifyStage struct {
+	Classifier *classify.Classifier
+}
+
+// Process classifies; other languages and, for crawls, non-incident posts are skipped.
+func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, error) {
+	if in.Doc == nil {
+		return nil, casebook.Permanentf("classify: task without a document")
+	}
+	c, canonical := s.Draft(in.Doc, in.Page)
+	if c.Language == "und" {
+		return nil, casebook.Skip("unsupported language: %s", SeenLanguage(s.Classifier, in.Doc))
+	}
+	if !c.Relevance.IsPostmortem {
+		if strings.HasPrefix(in.Page.Origin, "crawl") {
+			return nil, casebook.Skip("not an incident write-up (relevance %.2f below %.2f)", c.Relevance.Score, s.Classifier.Threshold())
+		}
+		// A person asked for this page: draft it anyway, flagged for the reviewer.
+		c.Relevance.Flagged = true
+	}
+	return &SinkTask{SubmissionID: in.Page.SubmissionID, CanonicalURL: canonical, ContentHash: in.Page.SHA256, Case: c}, nil
+}
+
+// Draft classifies doc and records its source; `casebook extract` calls it
+// directly, so the command and the pipeline share one code path.
+func (s *ClassifyStage) Draft(doc *extract.Document, page PageRef) (*casebook.Case, string) {
+	c := s.Classifier.Classify(doc)
+	canonical := page.URL
+	if doc.CanonicalURL != "" {
+		canonical = doc.CanonicalURL
+	}
+	if cu, err := fetch.CanonicalURL(canonical); err == nil {
+		canonical = cu
+	}
+	fetched := ""
+	if !page.FetchedAt.IsZero() {
+		fetched = page.FetchedAt.UTC().Format(time.RFC3339)
+	}
+	c.Sources = []casebook.Source{{
+		URL: canonical, Title: doc.Title, Site: doc.Site, Language: c.Language,
+		Published: doc.Published, FetchedAt: fetched, SHA256: page.SHA256,
+	}}
+	return c, canonical
+}
+
+// Close implements Stage.
+func (s *ClassifyStage) Close() error { return nil }
+
+// SeenLanguage names what the detector saw, for the skip reason.
+func SeenLanguage(c *classify.Classifier, doc *extract.Document) string {
+	if n, ok := any(c).(interface {
+		DetectLanguage(*extract.Document) (string, string)
+	}); ok {
+		if _, seen := n.DetectLanguage(doc); seen != "" {
+			return seen
+		}
+	}
+	if doc.DeclaredLang != "" {
+		return "not en/ru/zh (page declares " + doc.DeclaredLang + ")"
+	}
+	return "not en/ru/zh"
+}
+
+// SinkStage writes drafts into the store.
+type SinkStage struct {
+	Store *sinks.Store
+}
+
+// Process stores the draft (idempotently) and returns what was done.
+func (s *SinkStage) Process(ctx context.Context, in SinkTask) (sinks.DraftResult, error) {
+	if in.Case == nil {
+		return sinks.DraftResult{}, casebook.Permanentf("sink: task without a case")
+	}
+	res, err := s.Store.SaveDraft(sinks.DraftInput{
+		SubmissionID: in.SubmissionID, CanonicalURL: in.CanonicalURL, ContentHash: in.ContentHash, Case: in.Case,
+	})
+	if errors.Is(err, sinks.ErrNotFound) {
+		return res, casebook.Permanent(err)
+	}
+	return res, err
+}
+
+// Close implements Stage.
+func (s *SinkStage) Close() error { return nil }

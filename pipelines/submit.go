@@ -1,0 +1,67 @@
+package pipelines
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/sinks"
+)
+
+// Submitter turns a URL into a queued submission. The submission is written
+// to bbolt first, then the fetch task is published and the record marked
+// enqueued; Replay re-publishes what a crash left unmarked, so a submission
+// once answered with 202 is never lost.
+type Submitter struct {
+	Store *sinks.Store
+	Bus   *Bus
+	Log   *slog.Logger
+}
+
+// Submit records and enqueues url. existing is true when the same canonical
+// URL was already submitted; that submission is returned instead.
+func (s *Submitter) Submit(ctx context.Context, rawURL, origin, source string) (sinks.SubmissionRecord, bool, error) {
+	canonical, err := fetch.CanonicalURL(rawURL)
+	if err != nil {
+		return sinks.SubmissionRecord{}, false, casebook.Permanent(fmt.Errorf("bad url: %w", err))
+	}
+	if origin == "" {
+		origin = "manual"
+	}
+	rec, existing, err := s.Store.CreateSubmission(rawURL, canonical, origin, source)
+	if err != nil || existing {
+		return rec, existing, err
+	}
+	if err := s.enqueue(ctx, rec); err != nil {
+		// Recorded but not yet enqueued: Replay will publish it.
+		s.Log.Warn("submission recorded, publish deferred", "submission", rec.ID, "err", err)
+	}
+	return rec, false, nil
+}
+
+func (s *Submitter) enqueue(ctx context.Context, rec sinks.SubmissionRecord) error {
+	task := FetchTask{SubmissionID: rec.ID, URL: rec.URL, Origin: rec.Origin}
+	if err := s.Bus.Publish(ctx, SubjectFetch, rec.ID+":fetch", rec.ID, task); err != nil {
+		return err
+	}
+	return s.Store.MarkEnqueued(rec.ID)
+}
+
+// Replay publishes every recorded submission whose fetch task JetStream never
+// acknowledged. Run at start and periodically.
+func (s *Submitter) Replay(ctx context.Context) (int, error) {
+	pending, err := s.Store.Unenqueued()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rec := range pending {
+		if err := s.enqueue(ctx, rec); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,133 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
+	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/sinks"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// WireFetch consumes casebook.work.fetch: fetch, store the body in the object
+// store, publish a PageRef to casebook.work.extract.
+func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Runner {
+	return newRunner(bus, StageFetch, cfg, func(ctx context.Context, m *message) error {
+		var task FetchTask
+		if err := m.Decode(ctx, &task); err != nil {
+			return err
+		}
+		_ = bus.Emit(ctx, Event{SubmissionID: task.SubmissionID, Stage: StageFetch, State: casebook.StateFetching})
+		page, err := st.Process(ctx, task)
+		host := hostOf(task.URL)
+		if err != nil {
+			cfg.Metrics.ObserveFetch(host, fetchOutcome(err))
+			return err
+		}
+		cfg.Metrics.ObserveFetch(host, "ok")
+		key := "page/" + page.RawSHA256
+		if _, err := bus.Pages.PutBytes(ctx, key, page.Body); err != nil {
+			return fmt.Errorf("store page body: %w", err)
+		}
+		ref := PageRef{
+			SubmissionID: task.SubmissionID, Origin: task.Origin, RequestURL: task.URL, URL: page.URL,
+			ContentType: page.ContentType, Charset: page.Charset, SHA256: page.RawSHA256, Key: key,
+			Size: len(page.Body), FetchedAt: page.FetchedAt,
+		}
+		return bus.Publish(ctx, SubjectExtract, task.SubmissionID+":extract", task.SubmissionID, ref)
+	})
+}
+
+func fetchOutcome(err error) string {
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		return string(fe.Kind)
+	}
+	if _, ok := casebook.AsSkip(err); ok {
+		return "skipped"
+	}
+	return "error"
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// WireExtract consumes casebook.work.extract: load the body, extract the
+// document, publish a DocTask to casebook.work.classify.
+func WireExtract(bus *Bus, st Stage[ExtractInput, *extract.Document], cfg RunnerConfig) *Runner {
+	return newRunner(bus, StageExtract, cfg, func(ctx context.Context, m *message) error {
+		var ref PageRef
+		if err := m.Decode(ctx, &ref); err != nil {
+			return err
+		}
+		_ = bus.Emit(ctx, Event{SubmissionID: ref.SubmissionID, Stage: StageExtract, State: casebook.StateExtracting})
+		body, err := bus.Pages.GetBytes(ctx, ref.Key)
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return casebook.Permanent(fmt.Errorf("page body %s expired from the object store: %w", ref.Key, err))
+		}
+		if err != nil {
+			return fmt.Errorf("load page body: %w", err)
+		}
+		doc, err := st.Process(ctx, ExtractInput{Page: ref, Body: body})
+		if err != nil {
+			return err
+		}
+		return bus.Publish(ctx, SubjectClassify, ref.SubmissionID+":classify", ref.SubmissionID, DocTask{Page: ref, Doc: doc})
+	})
+}
+
+// WireClassify consumes casebook.work.classify and publishes SinkTasks.
+func WireClassify(bus *Bus, st Stage[DocTask, *SinkTask], cfg RunnerConfig) *Runner {
+	return newRunner(bus, StageClassify, cfg, func(ctx context.Context, m *message) error {
+		var task DocTask
+		if err := m.Decode(ctx, &task); err != nil {
+			return err
+		}
+		_ = bus.Emit(ctx, Event{SubmissionID: task.Page.SubmissionID, Stage: StageClassify, State: casebook.StateClassifying})
+		out, err := st.Process(ctx, task)
+		if err != nil {
+			return err
+		}
+		return bus.Publish(ctx, SubjectSink, task.Page.SubmissionID+":sink", task.Page.SubmissionID, out)
+	})
+}
+
+// WireSink consumes casebook.work.sink in the store process. The message is
+// acked only after the bbolt transaction committed.
+func WireSink(bus *Bus, st Stage[SinkTask, sinks.DraftResult], cfg RunnerConfig) *Runner {
+	return newRunner(bus, StageSink, cfg, func(ctx context.Context, m *message) error {
+		var task SinkTask
+		if err := m.Decode(ctx, &task); err != nil {
+			return err
+		}
+		_, err := st.Process(ctx, task)
+		return err
+	})
+}
+
+// WireRecorder consumes progress events in the store process and records
+// them on the submissions.
+func WireRecorder(bus *Bus, store *sinks.Store, cfg RunnerConfig) *Runner {
+	return newRunner(bus, ConsumerEvent, cfg, func(ctx context.Context, m *message) error {
+		var ev Event
+		if err := m.Decode(ctx, &ev); err != nil {
+			return err
+		}
+		err := store.Progress(ev.SubmissionID, ev.State, ev.Reason, ev.Error, "")
+		if errors.Is(err, sinks.ErrNotFound) {
+			// An event for a submission this store never had (another
+			// deployment's stream, or a wiped store): nothing to record.
+			return nil
+		}
+		return err
+	})
+}
