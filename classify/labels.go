@@ -69,6 +69,11 @@ var detectionCues = map[string]cueSet{
 		"заметил", "обнаружил", "коллег", "发现", "同事", "开发"),
 }
 
+// triggerOrder breaks ties toward the more specific kind: an upgrade or a
+// config change is usually rolled out by a deploy.
+var triggerOrder = []string{"upgrade", "config-change", "maintenance", "traffic-surge", "failover",
+	"hardware-event", "time", "dependency-event", "deploy"}
+
 // triggerMin is the score a trigger named only inside the cause needs.
 const triggerMin = 3
 
@@ -112,14 +117,14 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	}
 	trig := strings.ToLower(cs.Trigger.Description)
 	if trig != "" {
-		if kind, s := bestLabel(triggerCues, casebook.TriggerKinds, trig, ""); kind != "" {
+		if kind, s := bestLabel(triggerCues, triggerOrder, trig, ""); kind != "" {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
 		}
 	} else if rc != "" {
 		// no trigger told apart from the cause: one named in the cause or
 		// the title, else the cause was there all along
-		if kind, s := bestLabel(triggerCues, casebook.TriggerKinds, title+"\n"+rc, ""); kind != "" && s >= triggerMin {
+		if kind, s := bestLabel(triggerCues, triggerOrder, title+"\n"+rc, ""); kind != "" && s >= triggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.4
 		} else {

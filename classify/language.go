@@ -243,7 +243,7 @@ func isIdentifier(w, f string) bool {
 	if strings.ContainsAny(f, "_=(){}[]<>$#@\\|`") || strings.Contains(f, "::") {
 		return true
 	}
-	if strings.Count(f, ".") >= 1 && !strings.HasSuffix(f, ".") && strings.Trim(f, ".,;:!?") == f {
+	if strings.Contains(strings.Trim(f, ".,;:!?\"'»)"), ".") {
 		return true // dotted names: os.Getenv, example.com
 	}
 	for _, r := range f {

@@ -116,8 +116,13 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 			bonus[slug] = max(bonus[slug], frontMatterW)
 		}
 	}
+	for slug := range bonus {
+		if _, ok := counts[slug]; !ok {
+			counts[slug] = 0 // a title mention counts even when the body never repeats it
+		}
+	}
 	for slug, n := range counts {
-		if n >= tagMinCount || bonus[slug] > 0 && n > 0 {
+		if n >= tagMinCount || bonus[slug] > 0 {
 			scores[slug] = float64(n) + bonus[slug]
 		}
 	}

@@ -1,0 +1,5 @@
+package classify
+
+import "strings"
+
+func toLower(s string) string { return strings.ToLower(s) }
