@@ -43,11 +43,13 @@ const (
 	componentMinHit = 4
 )
 
+var componentIndex = mergeLabels(componentCues)
+
 func (a *analysis) components(rootCause string) []string {
 	scores := map[string]float64{}
-	for slug, cs := range componentCues {
-		n := cs.count(a.low)
-		c := cs.count(rootCause)
+	inText, inCause := componentIndex.counts(a.low), componentIndex.counts(rootCause)
+	for slug := range componentCues {
+		n, c := inText[slug], inCause[slug]
 		if c > 0 || n >= componentMinHit {
 			scores[slug] = float64(n) + 3*float64(c)
 		}

@@ -33,6 +33,12 @@ var (
 	usersRe    = regexp.MustCompile(`(?i)(?:users affected|affected users|customers affected|затронуто пользователей|影响用户数?|受影响用户)\s*[:：]\s*([^\n.;。；]{1,60})`)
 )
 
+// Cheap word checks before the regular expressions run.
+var (
+	severityHint = cues("severity", "sev", "серьёзность", "серьезность", "критичность", "уровень", "严重", "等级")
+	usersHint    = cues("users", "affected", "customers", "пользовател", "影响", "受影响")
+)
+
 // fillImpact reads stated durations, severity, scope, users and region.
 func (a *analysis) fillImpact(cs *casebook.Case) {
 	ev := cs.Extraction.Evidence
@@ -66,7 +72,7 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 	}
 	for i := range a.units {
 		u := &a.units[i]
-		if cs.Impact.Severity == "" {
+		if cs.Impact.Severity == "" && severityHint.any(u.low) {
 			if m := severityRe.FindStringSubmatchIndex(u.text); m != nil && severityWord(u.text[m[4]:m[5]]) {
 				cs.Impact.Severity = strings.ToLower(u.text[m[4]:m[5]])
 				ev["impact.severity"] = []casebook.Span{{Start: u.start + m[4], End: u.start + m[5]}}
@@ -77,7 +83,7 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 				conf["impact.severity"] = 0.7
 			}
 		}
-		if cs.Impact.UsersAffected == "" {
+		if cs.Impact.UsersAffected == "" && usersHint.any(u.low) {
 			if m := usersRe.FindStringSubmatchIndex(u.text); m != nil {
 				cs.Impact.UsersAffected = strings.TrimSpace(u.text[m[2]:m[3]])
 				ev["impact.users_affected"] = []casebook.Span{{Start: u.start + m[2], End: u.start + m[3]}}

@@ -1,7 +1,9 @@
 package classify
 
 import (
+	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/casebook/casebook"
 )
@@ -81,18 +83,31 @@ const triggerMin = 3
 // the rest of the article once per label found (so a word used everywhere
 // does not swamp the cause). It returns "" when nothing matched.
 func bestLabel(table map[string]cueSet, order []string, primary, rest string) (string, float64) {
+	lc := labelIndex(table)
+	p := lc.counts(primary)
+	var r map[string]int
+	if rest != "" {
+		r = lc.counts(rest)
+	}
 	best, bestScore := "", 0.0
 	for _, label := range order {
-		cs, ok := table[label]
-		if !ok {
-			continue
-		}
-		s := 3*float64(cs.count(primary)) + min(float64(cs.count(rest)), 3)*0.5
+		s := 3*float64(p[label]) + min(float64(r[label]), 3)*0.5
 		if s > bestScore {
 			best, bestScore = label, s
 		}
 	}
 	return best, bestScore
+}
+
+var labelIndexes sync.Map // table pointer -> labelledCues
+
+func labelIndex(table map[string]cueSet) labelledCues {
+	k := reflect.ValueOf(table).UnsafePointer()
+	if v, ok := labelIndexes.Load(k); ok {
+		return v.(labelledCues)
+	}
+	v, _ := labelIndexes.LoadOrStore(k, mergeLabels(table))
+	return v.(labelledCues)
 }
 
 // fillLabels sets root_cause.category, trigger.kind, detection.method and

@@ -1,0 +1,104 @@
+package classify
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// bigPost builds a ~50 KB Markdown post of our own: the headed fixture's
+// sections repeated under numbered headings, with narrative paragraphs.
+func bigPost(t testing.TB) []byte {
+	base, err := os.ReadFile("testdata/en_headed.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrative, err := os.ReadFile("testdata/ru_narrative.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < 50<<10; i++ {
+		b.WriteString(strings.ReplaceAll(string(base), "## ", "## "+strconv.Itoa(i)+". "))
+		b.WriteString("\n\n## Notes " + strconv.Itoa(i) + "\n\n")
+		b.Write(narrative)
+		b.WriteString("\n\n```\nkubectl get pods -n checkout\nERROR pool exhausted\n```\n\n")
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkExtractClassify50KB(b *testing.B) {
+	raw := bigPost(b)
+	c := testClassifier()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		doc, err := extract.Extract(raw, extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Classify(doc)
+	}
+}
+
+// BenchmarkDetectLanguage reports detections per second on paragraph-sized
+// texts in the three languages and a confusable one.
+func BenchmarkDetectLanguage(b *testing.B) {
+	var texts []string
+	for _, f := range []string{"testdata/ru_narrative.txt", "testdata/zh_headed.md", "testdata/en_headed.md", "testdata/lang/uk.txt"} {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, string(raw))
+	}
+	det := testClassifier().lang
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		det.DetectText(texts[n%len(texts)])
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "detections/s")
+}
+
+// TestDetectorMemory builds the language detector and reports the heap it
+// holds and the process's resident memory; the worker's budget is 150 MB.
+func TestDetectorMemory(t *testing.T) {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	det := NewLanguageDetector()
+	det.DetectText("прогрев моделей")
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := float64(after.HeapAlloc-min(before.HeapAlloc, after.HeapAlloc)) / (1 << 20)
+	rss := vmRSS()
+	t.Logf("detector heap %.1f MB, process RSS %.1f MB", heap, rss)
+	if heap > 150 || rss > 150 {
+		t.Errorf("detector memory over budget: heap %.1f MB, RSS %.1f MB (limit 150)", heap, rss)
+	}
+	runtime.KeepAlive(det)
+}
+
+// vmRSS reads the resident set size in MB from /proc (0 where there is none).
+func vmRSS() float64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(rest), "%f", &kb)
+			return kb / 1024
+		}
+	}
+	return 0
+}

@@ -1,0 +1,55 @@
+package casebook
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestNormalizeTag(t *testing.T) {
+	cases := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"k8s", "kubernetes", true},
+		{"K8S", "kubernetes", true},
+		{"кубер", "kubernetes", true},
+		{"K8S集群", "kubernetes", true},
+		{"Постгрес", "postgresql", true},
+		{"PG", "postgresql", true},
+		{"红帽", "redhat", true},
+		{"Red Hat", "redhat", true},
+		{"#Redis", "redis", true},
+		{"Cloud_Init", "cloud-init", true},
+		{"Go", "go", true},
+		{"frobnicator", "", false},
+		{"", "", false},
+	}
+	for _, tc := range cases {
+		got, ok := NormalizeTag(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("NormalizeTag(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestTagAliasesUnambiguous holds every alias to one slug, so the table
+// cannot silently send one spelling to two tags.
+func TestTagAliasesUnambiguous(t *testing.T) {
+	seen := map[string]string{}
+	for slug, aliases := range TagAliases {
+		for _, a := range append([]string{slug}, aliases...) {
+			k := a
+			if len(k) > 0 && k[0] == '=' {
+				k = k[1:]
+			}
+			if prev, ok := seen[strings.ToLower(k)]; ok && prev != slug {
+				t.Errorf("alias %q maps to %q and %q", a, prev, slug)
+			}
+			seen[strings.ToLower(k)] = slug
+		}
+	}
+	if s := TagSlugs(); !slices.IsSorted(s) || len(s) != len(TagAliases) {
+		t.Errorf("TagSlugs not sorted or incomplete")
+	}
+}
