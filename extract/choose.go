@@ -69,12 +69,17 @@ func (p *page) choose() int {
 			hard[i] = true
 		}
 	}
+	for bi := range p.blocks {
+		p.blocks[bi].value = value(&p.blocks[bi])
+	}
+	if teaserRule {
+		p.markTeasers()
+	}
 	// good text per subtree, ignoring the flags: a "sidebar" wrapper around
 	// most of the page's good text is a layout wrapper, not boilerplate.
 	good := make([]float64, n)
 	for bi := range p.blocks {
 		b := &p.blocks[bi]
-		b.value = value(b)
 		if b.value > 0 {
 			good[b.el] += b.value
 		}
@@ -290,4 +295,40 @@ func titleKey(s string) string {
 		}
 	}
 	return sb.String()
+}
+
+var teaserRule = envFloat("CB_TEASER", 1) > 0
+
+// markTeasers finds teaser items, a link-only headline with a line or two
+// of summary under it in a small element of its own (news feeds, related
+// posts), and turns their summaries negative: a feed of twenty teasers
+// must not outweigh the article it sits beside.
+func (p *page) markTeasers() {
+	var cands []int
+	sig := map[string]int{}
+	for i := range p.els {
+		e := &p.els[i]
+		nb := e.end - e.blocks
+		if nb < 2 || nb > 4 {
+			continue
+		}
+		first := &p.blocks[e.blocks]
+		if first.kind == Code || first.links*2 <= first.len || first.len > 200 {
+			continue
+		}
+		cands = append(cands, i)
+		sig[e.node.Data+"."+attr(e.node, "class")]++
+	}
+	// one such item is a short article under a linked title; a feed repeats it
+	for _, i := range cands {
+		e := &p.els[i]
+		if sig[e.node.Data+"."+attr(e.node, "class")] < 3 {
+			continue
+		}
+		for bi := e.blocks + 1; bi < e.end; bi++ {
+			if b := &p.blocks[bi]; b.value > 0 && b.len < 400 {
+				b.value = 0
+			}
+		}
+	}
 }

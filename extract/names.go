@@ -86,7 +86,7 @@ func classify(s string) nameClass {
 	var buf [16]string
 	words := nameWords(s, buf[:0])
 	for i, w := range words {
-		if negWords[w] {
+		if negWords[w] || strings.Contains(w, "comment") {
 			c.negative = true
 		} else {
 			for _, p := range negPrefixes {
@@ -100,7 +100,7 @@ func classify(s string) nameClass {
 		if i+1 < len(words) && (negWords[w+words[i+1]] || i+2 < len(words) && negWords[w+words[i+1]+words[i+2]]) {
 			c.negative = true
 		}
-		if neverWords[w] || strings.HasPrefix(w, "comment") || strings.HasPrefix(w, "disqus") {
+		if neverWords[w] || strings.Contains(w, "comment") || strings.Contains(w, "disqus") {
 			c.never = true
 		}
 		if posWords[w] || strings.Contains(w, "article") || strings.Contains(w, "content") || w == "正文" {
