@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strconv"
@@ -94,7 +95,12 @@ func canonicalHost(h string) (string, error) {
 		return "", errors.New("no host")
 	}
 	if strings.Contains(h, ":") { // IPv6 literal, brackets already gone
-		return h, nil
+		h, _, _ = strings.Cut(h, "%") // a zone means nothing off the host
+		ip, err := netip.ParseAddr(h)
+		if err != nil || !ip.Is6() {
+			return "", fmt.Errorf("host %q: bad IPv6 literal", h)
+		}
+		return ip.String(), nil
 	}
 	if strings.ContainsAny(h, "%") {
 		unesc, err := url.PathUnescape(h)
@@ -108,15 +114,24 @@ func canonicalHost(h string) (string, error) {
 		// Hostnames with underscores and the like are real; keep them
 		// lower-cased rather than refuse them, when they are plain ASCII.
 		if isPlainHost(h) {
-			return h, nil
+			return checkLabels(h)
 		}
 		return "", fmt.Errorf("host %q: %w", h, err)
 	}
-	ascii = strings.TrimSuffix(strings.ToLower(ascii), ".")
-	if ascii == "" {
+	return checkLabels(strings.TrimSuffix(strings.ToLower(ascii), "."))
+}
+
+// checkLabels refuses a host with an empty label ("a..b", ".a").
+func checkLabels(h string) (string, error) {
+	if h == "" {
 		return "", errors.New("no host")
 	}
-	return ascii, nil
+	for _, l := range strings.Split(h, ".") {
+		if l == "" {
+			return "", fmt.Errorf("host %q: empty label", h)
+		}
+	}
+	return h, nil
 }
 
 func isPlainHost(h string) bool {
