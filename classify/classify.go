@@ -121,10 +121,17 @@ func analyse(doc *extract.Document) *analysis {
 	var prose strings.Builder
 	blockIdx := 0
 	for si, sec := range doc.Sections {
+		blocks := sec.Blocks
+		if sentenceHeading(sec) {
+			// plain text posts open with a sentence the extractor takes for
+			// the title: it is still part of the story
+			hb := extract.Block{Kind: extract.Paragraph, Text: sec.Heading, Start: sec.Start, End: sec.Start + len(sec.Heading)}
+			blocks = append([]extract.Block{hb}, blocks...)
+		}
 		// a short paragraph ending in a colon ("Root cause:", "解决方法：")
 		// heads the paragraphs after it, up to the next such label
 		label := fNone
-		for _, b := range sec.Blocks {
+		for _, b := range blocks {
 			blockIdx++
 			if b.Kind == extract.Code {
 				continue
@@ -179,12 +186,7 @@ func analyse(doc *extract.Document) *analysis {
 	for i := range a.units {
 		u := &a.units[i]
 		u.pos = float64(i) / max(n, 1)
-		u.scores = make(map[field]float64, len(contentFields))
-		for _, f := range contentFields {
-			if s := fieldCues[f].score(u.low); s > 0 {
-				u.scores[f] = s
-			}
-		}
+		u.scores = fieldScores(u.low)
 		if u.kind == fNarrative && u.pos < earlyPos {
 			// what broke is told first
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
@@ -351,4 +353,14 @@ func inlineLabel(text string) (field, int) {
 func isMarkup(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && (strings.Contains(t, "src=") || strings.Contains(t, "href=") || strings.HasPrefix(t, "<!--"))
+}
+
+// sentenceHeading reports a top-level heading that reads as prose: long, or
+// ending like a sentence.
+func sentenceHeading(s extract.Section) bool {
+	if s.Level > 1 || s.Heading == "" {
+		return false
+	}
+	h := strings.TrimSpace(s.Heading)
+	return utf8.RuneCountInString(h) > 80 || strings.HasSuffix(h, ".") || strings.HasSuffix(h, "。") || strings.HasSuffix(h, "!") || strings.HasSuffix(h, "！")
 }

@@ -54,18 +54,25 @@ func (cs cueSet) count(low string) int {
 // start (and at every Han character), so a sentence is scanned once rather
 // than once per cue: the 50 KB budget is 20 ms.
 type cueIndex struct {
+	whole bool // a cue must also end a word (tags), not just start one (stems)
 	cs    cueSet
 	byKey map[string][]int
 	other []int // cues starting with punctuation: plain substring search
 }
 
-var cueIndexes sync.Map // *cue (first element) -> *cueIndex
+var cueIndexes, wholeIndexes sync.Map // *cue (first element) -> *cueIndex
 
-func compiled(cs cueSet) *cueIndex {
-	if v, ok := cueIndexes.Load(&cs[0]); ok {
+func compiled(cs cueSet) *cueIndex { return compiledWith(cs, false) }
+
+func compiledWith(cs cueSet, whole bool) *cueIndex {
+	cache := &cueIndexes
+	if whole {
+		cache = &wholeIndexes
+	}
+	if v, ok := cache.Load(&cs[0]); ok {
 		return v.(*cueIndex)
 	}
-	ix := &cueIndex{cs: cs, byKey: map[string][]int{}}
+	ix := &cueIndex{cs: cs, whole: whole, byKey: map[string][]int{}}
 	for i, c := range cs {
 		r0, _ := utf8.DecodeRuneInString(c.text)
 		if !unicode.IsLetter(r0) && !unicode.IsDigit(r0) {
@@ -75,7 +82,7 @@ func compiled(cs cueSet) *cueIndex {
 		k := key(c.text, r0)
 		ix.byKey[k] = append(ix.byKey[k], i)
 	}
-	v, _ := cueIndexes.LoadOrStore(&cs[0], ix)
+	v, _ := cache.LoadOrStore(&cs[0], ix)
 	return v.(*cueIndex)
 }
 
@@ -109,7 +116,7 @@ func (ix *cueIndex) found(low string, all bool) []int {
 			_, n1 := utf8.DecodeRuneInString(low[i+n:])
 			for _, k := range []string{low[i : i+n], low[i:min(i+n+n1, len(low))]} {
 				for _, ci := range ix.byKey[k] {
-					if (all || out[ci] == 0) && strings.HasPrefix(low[i:], ix.cs[ci].text) {
+					if (all || out[ci] == 0) && strings.HasPrefix(low[i:], ix.cs[ci].text) && (!ix.whole || endsWord(low, i+len(ix.cs[ci].text), ix.cs[ci].text)) {
 						out[ci]++
 					}
 				}
@@ -286,4 +293,43 @@ func (lc labelledCues) counts(low string) map[string]int {
 		}
 	}
 	return out
+}
+
+// allFieldCues merges fieldCues so a sentence is scanned once for every field.
+var allFieldCues, allFieldOf = func() (cueSet, []field) {
+	var cs cueSet
+	var of []field
+	for _, f := range contentFields {
+		for _, c := range fieldCues[f] {
+			cs = append(cs, c)
+			of = append(of, f)
+		}
+	}
+	return cs, of
+}()
+
+// fieldScores sums, per field, the weights of its cues found in low; a cue
+// counts once per sentence.
+func fieldScores(low string) map[field]float64 {
+	out := make(map[field]float64, 4)
+	for i, n := range compiled(allFieldCues).found(low, false) {
+		if n > 0 {
+			out[allFieldOf[i]] += allFieldCues[i].weight
+		}
+	}
+	return out
+}
+
+// endsWord reports whether a match of w ending at end is a whole word: the
+// next rune does not continue a Latin or Cyrillic word (or a hyphenated one).
+func endsWord(s string, end int, w string) bool {
+	if end >= len(s) {
+		return true
+	}
+	l, _ := utf8.DecodeLastRuneInString(w)
+	if !isWordRune(l) {
+		return true
+	}
+	nx, _ := utf8.DecodeRuneInString(s[end:])
+	return !isWordRune(nx) && nx != '-'
 }

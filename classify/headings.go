@@ -80,11 +80,32 @@ var headingRules = []headingRule{
 // headingKind maps a heading to a section kind, fNone when it names none;
 // weak reports a vague match.
 func headingKind(h string) (kind field, weak bool) {
+	if h == "" {
+		return fNone, false
+	}
 	low := strings.ToLower(h)
-	for _, r := range headingRules {
-		if r.cues.any(low) {
-			return r.kind, r.weak
+	first := -1
+	for i, n := range compiled(allHeadingCues).found(low, false) {
+		if n > 0 && (first < 0 || allHeadingRule[i] < first) {
+			first = allHeadingRule[i]
 		}
 	}
-	return fNone, false
+	if first < 0 {
+		return fNone, false
+	}
+	return headingRules[first].kind, headingRules[first].weak
 }
+
+// allHeadingCues merges the rules' cues for one scan; allHeadingRule[i] is
+// the rule cue i belongs to, and the first rule matched wins.
+var allHeadingCues, allHeadingRule = func() (cueSet, []int) {
+	var cs cueSet
+	var rule []int
+	for i, r := range headingRules {
+		for _, c := range r.cues {
+			cs = append(cs, c)
+			rule = append(rule, i)
+		}
+	}
+	return cs, rule
+}()

@@ -52,7 +52,11 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 				if b.Kind == extract.Code {
 					continue
 				}
-				iso, off, ok := labelledDuration(b.Text, strings.ToLower(b.Text), dl.labels)
+				low := strings.ToLower(b.Text)
+				if !dl.labels.any(low) {
+					continue
+				}
+				iso, off, ok := labelledDuration(b.Text, low, dl.labels)
 				if !ok {
 					continue
 				}
@@ -70,9 +74,13 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 			}
 		}
 	}
+	sevHint, userHint := severityHint.any(a.low), usersHint.any(a.low)
 	for i := range a.units {
 		u := &a.units[i]
-		if cs.Impact.Severity == "" && severityHint.any(u.low) {
+		if !sevHint && !userHint {
+			break
+		}
+		if cs.Impact.Severity == "" && sevHint && severityHint.any(u.low) {
 			if m := severityRe.FindStringSubmatchIndex(u.text); m != nil && severityWord(u.text[m[4]:m[5]]) {
 				cs.Impact.Severity = strings.ToLower(u.text[m[4]:m[5]])
 				ev["impact.severity"] = []casebook.Span{{Start: u.start + m[4], End: u.start + m[5]}}
@@ -83,7 +91,7 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 				conf["impact.severity"] = 0.7
 			}
 		}
-		if cs.Impact.UsersAffected == "" && usersHint.any(u.low) {
+		if cs.Impact.UsersAffected == "" && userHint && usersHint.any(u.low) {
 			if m := usersRe.FindStringSubmatchIndex(u.text); m != nil {
 				cs.Impact.UsersAffected = strings.TrimSpace(u.text[m[2]:m[3]])
 				ev["impact.users_affected"] = []casebook.Span{{Start: u.start + m[2], End: u.start + m[3]}}

@@ -37,7 +37,11 @@ var (
 
 // maxProse bounds how much prose is handed to lingua: enough to decide, and
 // detection time stays flat for long posts.
-const maxProse = 3000
+const maxProse = 1000
+
+// maxSample bounds the text whose scripts are counted: the article's
+// language is settled well within its first pages.
+const maxSample = 12000
 
 // NewLanguageDetector loads the models it needs, once.
 func NewLanguageDetector() *LanguageDetector {
@@ -63,6 +67,7 @@ func (l *LanguageDetector) DetectSeen(doc *extract.Document) (code, seen string)
 		sb.WriteString(doc.Title)
 		sb.WriteByte('\n')
 	}
+sections:
 	for _, s := range doc.Sections {
 		if s.Heading != "" {
 			sb.WriteString(s.Heading)
@@ -74,6 +79,9 @@ func (l *LanguageDetector) DetectSeen(doc *extract.Document) (code, seen string)
 			}
 			sb.WriteString(b.Text)
 			sb.WriteByte('\n')
+			if sb.Len() >= maxSample {
+				break sections
+			}
 		}
 	}
 	return l.DetectText(sb.String())

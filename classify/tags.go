@@ -82,40 +82,58 @@ const (
 	frontMatterW = 4
 )
 
+// foldedTags is the table's case-folded aliases as one cue set, labelled by slug.
+var foldedTags, foldedSlugs = func() (cueSet, []string) {
+	var cs cueSet
+	var slugs []string
+	for _, al := range tagAliases() {
+		if !al.exact {
+			cs = append(cs, cue{text: al.text, weight: 1})
+			slugs = append(slugs, al.slug)
+		}
+	}
+	return cs, slugs
+}()
+
+// tagCounts counts tag mentions in text (and low, its lower-cased form).
+func tagCounts(text, low string) map[string]int {
+	out := map[string]int{}
+	for i, n := range compiledWith(foldedTags, true).found(low, true) {
+		if n > 0 {
+			out[foldedSlugs[i]] += n
+		}
+	}
+	for _, al := range tagAliases() {
+		if al.exact {
+			if n := countWhole(text, al.text); n > 0 {
+				out[al.slug] += n
+			}
+		}
+	}
+	return out
+}
+
 func (a *analysis) tagScores(rootCause string) map[string]float64 {
-	scores := map[string]float64{}
 	var body strings.Builder
 	for _, u := range a.units {
 		body.WriteString(u.text)
 		body.WriteByte('\n')
 	}
 	text := body.String()
-	low := strings.ToLower(text)
-	title := a.doc.Title
-	lowTitle := strings.ToLower(title)
-	lowCause := strings.ToLower(rootCause)
-	counts := map[string]int{}
+	counts := tagCounts(text, strings.ToLower(text))
 	bonus := map[string]float64{}
-	for _, al := range tagAliases() {
-		var n, t, c int
-		if al.exact {
-			n, t, c = countWhole(text, al.text), countWhole(title, al.text), countWhole(rootCause, al.text)
-		} else {
-			n, t, c = countWhole(low, al.text), countWhole(lowTitle, al.text), countWhole(lowCause, al.text)
-		}
-		counts[al.slug] += n
-		if t > 0 {
-			bonus[al.slug] = max(bonus[al.slug], titleWeight)
-		}
-		if c > 0 {
-			bonus[al.slug] = max(bonus[al.slug], causeWeight)
-		}
+	for slug := range tagCounts(a.doc.Title, strings.ToLower(a.doc.Title)) {
+		bonus[slug] = titleWeight
+	}
+	for slug := range tagCounts(rootCause, strings.ToLower(rootCause)) {
+		bonus[slug] = max(bonus[slug], causeWeight)
 	}
 	for _, t := range a.doc.Tags {
 		if slug, ok := casebook.NormalizeTag(t); ok {
 			bonus[slug] = max(bonus[slug], frontMatterW)
 		}
 	}
+	scores := map[string]float64{}
 	for slug := range bonus {
 		if _, ok := counts[slug]; !ok {
 			counts[slug] = 0 // a title mention counts even when the body never repeats it
@@ -124,11 +142,6 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	for slug, n := range counts {
 		if n >= tagMinCount || bonus[slug] > 0 {
 			scores[slug] = float64(n) + bonus[slug]
-		}
-	}
-	for slug, b := range bonus {
-		if scores[slug] == 0 && b >= frontMatterW {
-			scores[slug] = b
 		}
 	}
 	return scores
