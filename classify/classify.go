@@ -114,7 +114,7 @@ func analyse(doc *extract.Document) *analysis {
 	a := &analysis{doc: doc, headingHit: map[field]bool{}}
 	a.secKinds = sectionKinds(doc)
 	for _, s := range doc.Sections {
-		if k, weak := headingKind(s.Heading); k != fNone && !weak && s.Level > 1 {
+		if k, weak := headingKind(s.Heading); k != fNone && !weak && s.Heading != doc.Title {
 			a.headingHit[k] = true
 		}
 	}
@@ -209,7 +209,9 @@ func sectionKinds(doc *extract.Document) []field {
 	var stack []open
 	for i, s := range doc.Sections {
 		k := fNone
-		if s.Heading != "" && s.Level > 1 {
+		// the article's own title names no section; any other heading may,
+		// whatever its level ("# Stats" after "## Action items")
+		if s.Heading != "" && !(i == 0 && s.Level <= 1) && s.Heading != doc.Title {
 			k, _ = headingKind(s.Heading)
 		}
 		for len(stack) > 0 && stack[len(stack)-1].level >= s.Level {
@@ -237,14 +239,14 @@ const (
 	overrideMargin = 2
 	narrativeMin   = 1.5
 	analysisMin    = 3
-	timelineMin    = 2
+	timelineMin    = 1
 )
 
 // Position prior: in a narrative, a failure word in the first part of the
 // article most likely describes the symptoms.
 const (
 	earlyPos   = 0.35
-	earlyBonus = 0.75
+	earlyBonus = 0.5
 )
 
 func boolf(b bool) float64 {

@@ -42,6 +42,11 @@ type headingRule struct {
 }
 
 var headingRules = []headingRule{
+	// metadata lines ("Time to detection: 8 minutes", "Статус: исправлено")
+	{fSkip, cues("time to detect", "time to recover", "time to resol", "time to repair", "time to mitigat",
+		"category", "severity", "status", "date", "type", "tags", "source", "author", "ingested",
+		"время обнаружения", "время восстановления", "категория", "статус", "дата", "автор", "теги", "источник",
+		"作者", "日期", "标签", "来源", "分类", "状态"), false},
 	{fSkip, cues("attendee", "participants", "affected files", "files changed", "changed files", "regression test",
 		"references", "appendix", "glossary", "further reading", "see also", "stats", "metadata",
 		"участники", "затронутые файлы", "изменённые файлы", "регрессионные тесты", "тесты", "ссылки", "приложение",
