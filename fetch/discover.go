@@ -34,20 +34,20 @@ const (
 
 // Item is one discovered URL.
 type Item struct {
-	URL       string
-	Title     string
-	Published time.Time // zero when unknown
-	Updated   time.Time // zero when unknown
+	URL       string    `json:"url"`
+	Title     string    `json:"title,omitempty"`
+	Published time.Time `json:"published,omitzero"` // zero when unknown
+	Updated   time.Time `json:"updated,omitzero"`   // zero when unknown
 }
 
 // Feed is a parsed RSS, Atom or JSON Feed.
 type Feed struct {
-	Title string
-	Link  string
-	Items []Item
+	Title string `json:"title"`
+	Link  string `json:"link"`
+	Items []Item `json:"items"`
 	// TTL is how long the feed says it stays fresh: RSS <ttl>, else the
 	// syndication module's updatePeriod/updateFrequency; 0 when neither.
-	TTL time.Duration
+	TTL time.Duration `json:"ttl"`
 }
 
 // ParseFeed parses an RSS, Atom or JSON Feed body (UTF-8, as Fetch returns
@@ -177,8 +177,8 @@ func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " "
 // Sitemap is a parsed sitemap: a <urlset> gives Items, a <sitemapindex>
 // gives Sitemaps (child sitemaps to fetch next).
 type Sitemap struct {
-	Items    []Item
-	Sitemaps []Item
+	Items    []Item `json:"items"`
+	Sitemaps []Item `json:"sitemaps"`
 }
 
 // ParseSitemap parses an XML sitemap or sitemap index, gzip-compressed or

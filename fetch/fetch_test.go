@@ -767,8 +767,9 @@ func TestGzipFileSitemap(t *testing.T) {
 	}
 }
 
-// fakeDNS answers every query with NXDOMAIN.
-func fakeDNS(t *testing.T) *net.Resolver {
+// fakeDNS answers A queries for the names in hosts and NXDOMAIN for the
+// rest.
+func fakeDNS(t *testing.T, hosts map[string][4]byte) *net.Resolver {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -791,10 +792,19 @@ func fakeDNS(t *testing.T) *net.Resolver {
 			if err != nil {
 				continue
 			}
-			b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, RecursionDesired: h.RecursionDesired,
-				RecursionAvailable: true, RCode: dnsmessage.RCodeNameError})
+			ip, found := hosts[strings.TrimSuffix(q.Name.String(), ".")]
+			rcode := dnsmessage.RCodeSuccess
+			if !found {
+				rcode = dnsmessage.RCodeNameError
+			}
+			b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true,
+				RecursionDesired: h.RecursionDesired, RecursionAvailable: true, RCode: rcode})
 			b.StartQuestions()
 			b.Question(q)
+			if found && q.Type == dnsmessage.TypeA {
+				b.StartAnswers()
+				b.AResource(dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 0}, dnsmessage.AResource{A: ip})
+			}
 			out, err := b.Finish()
 			if err == nil {
 				pc.WriteTo(out, addr)
@@ -807,8 +817,63 @@ func fakeDNS(t *testing.T) *net.Resolver {
 	}}
 }
 
+// A public-looking name that resolves to loopback (DNS rebinding, or a
+// hostile record) is refused on the resolved address, before connecting.
+func TestGuardChecksResolvedAddress(t *testing.T) {
+	srv, cl := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "internal")
+	}))
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	res := fakeDNS(t, map[string][4]byte{"rebind.example.com": {127, 0, 0, 1}})
+	f, err := New(Config{Resolver: res, AllowPorts: []int{port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Fetch(context.Background(), Request{URL: fmt.Sprintf("http://rebind.example.com:%d/", port)})
+	fe := mustKind(t, err, KindRefusedAddress)
+	if !strings.Contains(fe.Error(), "127.0.0.1") || !strings.Contains(fe.Error(), "loopback") {
+		t.Errorf("message %q", fe.Error())
+	}
+	if cl.n.Load() != 0 {
+		t.Fatal("connection reached the listener")
+	}
+	// The same name with private networks allowed connects.
+	f2, _ := New(Config{Resolver: res, AllowPrivateNetworks: true})
+	p, err := f2.Fetch(context.Background(), Request{URL: fmt.Sprintf("http://rebind.example.com:%d/", port)})
+	if err != nil || string(p.Body) != "internal" || cl.n.Load() == 0 {
+		t.Fatalf("allowed fetch: %v", err)
+	}
+}
+
+// An environment proxy is never used: through a proxy the guard would see
+// only the proxy's address.
+func TestNoEnvironmentProxy(t *testing.T) {
+	proxy, proxyCL := newCountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "via proxy")
+	}))
+	t.Setenv("HTTP_PROXY", proxy.URL)
+	t.Setenv("http_proxy", proxy.URL)
+	t.Setenv("HTTPS_PROXY", proxy.URL)
+	target := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "direct")
+	})
+	// Refused target: refused, not relayed by the proxy.
+	f, _ := New(Config{})
+	_, err := f.Fetch(context.Background(), Request{URL: target.URL})
+	mustKind(t, err, KindRefusedAddress)
+	p, err := localFetcher(t, nil).Fetch(context.Background(), Request{URL: target.URL})
+	if err != nil || string(p.Body) != "direct" {
+		t.Fatalf("%v %q", err, p.Body)
+	}
+	if proxyCL.n.Load() != 0 {
+		t.Fatalf("%d connections to the proxy", proxyCL.n.Load())
+	}
+}
+
 func TestDNSFailure(t *testing.T) {
-	f, err := New(Config{Resolver: fakeDNS(t)})
+	f, err := New(Config{Resolver: fakeDNS(t, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
