@@ -17,6 +17,9 @@ type DraftInput struct {
 	CanonicalURL string
 	ContentHash  string
 	Case         *casebook.Case
+	// Text is the extracted main text the evidence spans point into; kept
+	// (bounded) for the review page. Optional.
+	Text string
 }
 
 // DraftResult says what SaveDraft did.
@@ -90,6 +93,9 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 			}
 		}
 		if err := addHistory(tx, c.ID, Change{At: now, By: "pipeline", Action: "drafted", Note: sub.URL}); err != nil {
+			return err
+		}
+		if err := saveDraftExtras(tx, &c, in.Text); err != nil {
 			return err
 		}
 		sub.State, sub.DraftID, sub.Reason, sub.Error = casebook.StateDrafted, c.ID, "", ""
@@ -258,6 +264,9 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 		if err := repoint(tx, draftID, c.ID); err != nil {
 			return err
 		}
+		if err := publishIndexes(tx, draftID, &c); err != nil {
+			return err
+		}
 		changed := diffFields(&before, &c)
 		if err := addHistory(tx, c.ID, Change{At: now, By: by, Action: "approved", Note: note, Fields: changed, From: draftID}); err != nil {
 			return err
@@ -319,6 +328,9 @@ func (s *Store) Reject(id, by, reason string) (*casebook.Case, error) {
 		c.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: reason}
 		c.UpdatedAt = now
 		if err := putJSON(cases, []byte(cid), c); err != nil {
+			return err
+		}
+		if err := delSignature(tx, cid); err != nil {
 			return err
 		}
 		if subID := tx.Bucket(bCaseSub).Get([]byte(cid)); subID != nil {

@@ -1,0 +1,575 @@
+package sinks
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Index buckets. They are written in the same transaction that publishes,
+// edits or merges a case, so a reader never sees an index that disagrees
+// with the cases.
+var (
+	// field \x00 value \x00 seq(8) -> case id, for published cases only.
+	// Fields: tag, component, category, organization, year, language, and the
+	// composites cc (category/component) and ct (category/tag) that let
+	// related-case ranking read only cases sharing the root cause.
+	bIdx = []byte("idx")
+	// field \x00 value -> uint64 postings; field "all" counts published cases.
+	bIdxCount = []byte("idx_count")
+	// term \x00 seq(8) -> uint16 weight: the inverted search index.
+	bTerms = []byte("terms")
+	// term -> uint64 document frequency.
+	bTermDF = []byte("term_df")
+)
+
+func init() {
+	allBuckets = append(allBuckets, bIdx, bIdxCount, bTerms, bTermDF)
+}
+
+// Filter narrows a listing of published cases; zero fields do not filter.
+type Filter struct {
+	Tag          string
+	Component    string
+	Category     string
+	Organization string
+	Language     string
+	Year         int
+}
+
+// Empty reports whether f filters nothing.
+func (f Filter) Empty() bool { return len(f.pairs()) == 0 }
+
+func (f Filter) pairs() [][2]string {
+	var out [][2]string
+	add := func(field, v string) {
+		if v != "" {
+			out = append(out, [2]string{field, v})
+		}
+	}
+	add("tag", strings.ToLower(f.Tag))
+	add("component", strings.ToLower(f.Component))
+	add("category", strings.ToLower(f.Category))
+	add("organization", normOrg(f.Organization))
+	add("language", strings.ToLower(f.Language))
+	if f.Year != 0 {
+		add("year", strconv.Itoa(f.Year))
+	}
+	return out
+}
+
+func normOrg(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// indexPairs lists the (field, value) entries a published case has.
+func indexPairs(c *casebook.Case) [][2]string {
+	seen := map[[2]string]bool{}
+	var out [][2]string
+	add := func(field, v string) {
+		p := [2]string{field, v}
+		if v == "" || seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	cat := c.RootCause.Category
+	if cat == "" {
+		cat = "unknown"
+	}
+	add("category", cat)
+	for _, t := range c.Tags {
+		add("tag", strings.ToLower(t))
+		add("ct", cat+"/"+strings.ToLower(t))
+	}
+	for _, comp := range c.Components {
+		add("component", strings.ToLower(comp))
+		add("cc", cat+"/"+strings.ToLower(comp))
+	}
+	add("organization", normOrg(c.Organization))
+	if y := c.Year(); y > 0 {
+		add("year", strconv.Itoa(y))
+	}
+	add("language", c.Language)
+	return out
+}
+
+func idxPrefix(field, value string) []byte {
+	k := make([]byte, 0, len(field)+len(value)+2+8)
+	k = append(k, field...)
+	k = append(k, 0)
+	k = append(k, value...)
+	return append(k, 0)
+}
+
+func idxKey(field, value string, seq uint64) []byte {
+	return append(idxPrefix(field, value), seqKey(seq)...)
+}
+
+func countKey(field, value string) []byte { return []byte(field + "\x00" + value) }
+
+// caseSeq is the publication sequence behind a CB-NNNN id (Approve and
+// Import both take it from the "case" counter).
+func caseSeq(id string) (uint64, error) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(id, "CB-"), 10, 64)
+	if err != nil || !strings.HasPrefix(id, "CB-") {
+		return 0, fmt.Errorf("%q is not a published case id: %w", id, ErrInvalid)
+	}
+	return n, nil
+}
+
+func addCount(b *bolt.Bucket, key []byte, delta int64) error {
+	var n int64
+	if raw := b.Get(key); len(raw) == 8 {
+		n = int64(binary.BigEndian.Uint64(raw))
+	}
+	n += delta
+	if n <= 0 {
+		return b.Delete(key)
+	}
+	return b.Put(key, seqKey(uint64(n)))
+}
+
+func getCount(b *bolt.Bucket, key []byte) uint64 {
+	if raw := b.Get(key); len(raw) == 8 {
+		return binary.BigEndian.Uint64(raw)
+	}
+	return 0
+}
+
+// Search field weights: a word in the title says more than one in a step.
+const (
+	wTitle   = 4
+	wSummary = 2
+	wOther   = 1
+)
+
+// termWeights is the search terms of a case with their weights.
+func termWeights(c *casebook.Case) map[string]int {
+	w := map[string]int{}
+	add := func(text string, weight int) {
+		for _, t := range Tokens(text, true) {
+			w[t] += weight
+		}
+	}
+	add(c.Title, wTitle)
+	add(c.Organization, wSummary)
+	add(c.Summary, wSummary)
+	add(c.Symptoms, wOther)
+	add(c.RootCause.Description, wOther)
+	for _, r := range c.Remediation {
+		add(r, wOther)
+	}
+	for _, t := range c.Tags {
+		add(t, wOther)
+	}
+	return w
+}
+
+// indexTx adds (add=true) or removes a published case's index entries. To
+// re-index an edited case, remove with the old version, add with the new.
+func indexTx(tx *bolt.Tx, c *casebook.Case, add bool) error {
+	seq, err := caseSeq(c.ID)
+	if err != nil {
+		return err
+	}
+	idx, counts := tx.Bucket(bIdx), tx.Bucket(bIdxCount)
+	delta := int64(1)
+	if !add {
+		delta = -1
+	}
+	for _, p := range indexPairs(c) {
+		k := idxKey(p[0], p[1], seq)
+		if add {
+			err = idx.Put(k, []byte(c.ID))
+		} else {
+			err = idx.Delete(k)
+		}
+		if err != nil {
+			return err
+		}
+		if err := addCount(counts, countKey(p[0], p[1]), delta); err != nil {
+			return err
+		}
+	}
+	if err := addCount(counts, countKey("all", ""), delta); err != nil {
+		return err
+	}
+	terms, df := tx.Bucket(bTerms), tx.Bucket(bTermDF)
+	for t, w := range termWeights(c) {
+		k := append(append([]byte(t), 0), seqKey(seq)...)
+		if add {
+			v := make([]byte, 2)
+			binary.BigEndian.PutUint16(v, uint16(min(w, math.MaxUint16)))
+			err = terms.Put(k, v)
+		} else {
+			err = terms.Delete(k)
+		}
+		if err != nil {
+			return err
+		}
+		if err := addCount(df, []byte(t), delta); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reverseFrom positions c on the newest entry under prefix whose seq is
+// below before, or returns nil.
+func reverseFrom(c *bolt.Cursor, prefix []byte, before uint64) (k, v []byte) {
+	start := append(append([]byte(nil), prefix...), seqKey(before)...)
+	if k, _ = c.Seek(start); k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		return nil, nil
+	}
+	return k, v
+}
+
+func keySeq(k []byte) uint64 { return binary.BigEndian.Uint64(k[len(k)-8:]) }
+
+// ListCases pages through published cases matching f, newest first. The
+// cursor is the sequence of the last case returned, as in ListPublished.
+func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, string, error) {
+	if f.Empty() {
+		return s.ListPublished(cursor, limit, nil)
+	}
+	before := uint64(math.MaxUint64)
+	if cursor != "" {
+		n, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		before = n
+	}
+	out := []casebook.Case{}
+	next := ""
+	err := s.db.View(func(tx *bolt.Tx) error {
+		idx, counts := tx.Bucket(bIdx), tx.Bucket(bIdxCount)
+		pairs := f.pairs()
+		// Walk the rarest posting list; check the others by point lookups.
+		sort.Slice(pairs, func(i, j int) bool {
+			return getCount(counts, countKey(pairs[i][0], pairs[i][1])) < getCount(counts, countKey(pairs[j][0], pairs[j][1]))
+		})
+		prefix := idxPrefix(pairs[0][0], pairs[0][1])
+		cur := idx.Cursor()
+		cases := tx.Bucket(bCases)
+		for k, v := reverseFrom(cur, prefix, before); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Prev() {
+			seq := keySeq(k)
+			match := true
+			for _, p := range pairs[1:] {
+				if idx.Get(idxKey(p[0], p[1], seq)) == nil {
+					match = false
+					break
+				}
+			}
+			if !match {
+				continue
+			}
+			if len(out) == limit {
+				next = strconv.FormatUint(keySeq(lastKeyOf(out)), 10)
+				break
+			}
+			var cs casebook.Case
+			if err := getJSON(cases, v, &cs); err != nil {
+				return fmt.Errorf("index names %s: %w", v, err)
+			}
+			out = append(out, cs)
+		}
+		return nil
+	})
+	return out, next, err
+}
+
+// lastKeyOf gives the seq key of the last case of a page.
+func lastKeyOf(page []casebook.Case) []byte {
+	n, _ := caseSeq(page[len(page)-1].ID)
+	return seqKey(n)
+}
+
+// Count returns how many published cases carry field=value ("tag", "kubernetes").
+func (s *Store) Count(field, value string) int {
+	var n uint64
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		n = getCount(tx.Bucket(bIdxCount), countKey(field, value))
+		return nil
+	})
+	return int(n)
+}
+
+// Facet is one value of an indexed field with its number of published cases.
+type Facet struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+// Facets lists the values of field with their counts, most common first.
+func (s *Store) Facets(field string) ([]Facet, error) {
+	out := []Facet{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bIdxCount).Cursor()
+		prefix := []byte(field + "\x00")
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			out = append(out, Facet{Value: string(k[len(prefix):]), Count: int(binary.BigEndian.Uint64(v))})
+		}
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out, err
+}
+
+// Similar is a related case with its score and a reason a person can read.
+type Similar struct {
+	casebook.Related
+	Score  int    `json:"score"`
+	Reason string `json:"reason"`
+}
+
+// Bounds on related-case ranking: posting lists are read newest first and
+// only this far, so a popular component cannot make a read slow.
+const (
+	relScanSameCause = 4000
+	relScanComponent = 1500
+)
+
+type relCand struct {
+	seq        uint64
+	id         string
+	sameCause  bool
+	comps, tgs []string
+}
+
+// similarTx ranks published cases related to c: those sharing the root-cause
+// category and at least one component or tag first (most shared first), then
+// those sharing a component.
+func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
+	idx := tx.Bucket(bIdx)
+	cands := map[string]*relCand{}
+	scan := func(field, value string, cap int, note func(*relCand)) {
+		prefix := idxPrefix(field, value)
+		cur := idx.Cursor()
+		n := 0
+		for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && n < cap; k, v = cur.Prev() {
+			n++
+			id := string(v)
+			if id == c.ID {
+				continue
+			}
+			rc := cands[id]
+			if rc == nil {
+				rc = &relCand{seq: keySeq(k), id: id}
+				cands[id] = rc
+			}
+			note(rc)
+		}
+	}
+	cat := c.RootCause.Category
+	comps := uniqLower(c.Components)
+	tags := uniqLower(c.Tags)
+	if cat != "" && cat != "unknown" {
+		for _, comp := range comps {
+			scan("cc", cat+"/"+comp, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.comps = append(rc.comps, comp) })
+		}
+		for _, t := range tags {
+			scan("ct", cat+"/"+t, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.tgs = append(rc.tgs, t) })
+		}
+	}
+	same := 0
+	for _, rc := range cands {
+		if rc.sameCause {
+			same++
+		}
+	}
+	if same < limit {
+		for _, comp := range comps {
+			scan("component", comp, relScanComponent, func(rc *relCand) {
+				if !rc.sameCause {
+					rc.comps = append(rc.comps, comp)
+				}
+			})
+		}
+	}
+	list := make([]*relCand, 0, len(cands))
+	for _, rc := range cands {
+		if rc.sameCause || len(rc.comps) > 0 {
+			list = append(list, rc)
+		}
+	}
+	score := func(rc *relCand) int {
+		s := 3*len(rc.comps) + len(rc.tgs)
+		if rc.sameCause {
+			s += 10
+		}
+		return s
+	}
+	sort.Slice(list, func(i, j int) bool {
+		si, sj := score(list[i]), score(list[j])
+		if si != sj {
+			return si > sj
+		}
+		return list[i].seq > list[j].seq
+	})
+	if len(list) > limit {
+		list = list[:limit]
+	}
+	cases := tx.Bucket(bCases)
+	out := make([]Similar, 0, len(list))
+	for _, rc := range list {
+		var other casebook.Case
+		if getJSON(cases, []byte(rc.id), &other) != nil {
+			continue
+		}
+		shared := append(append([]string{}, rc.comps...), rc.tgs...)
+		rel := casebook.Related{ID: other.ID, Title: other.Title, Organization: other.Organization, Year: other.Year(), Shared: shared}
+		var why []string
+		if rc.sameCause {
+			rel.Relation = "same-root-cause"
+			why = append(why, "same root cause ("+cat+")")
+		} else {
+			rel.Relation = "shared-component"
+		}
+		if len(rc.comps) > 0 {
+			why = append(why, "shared components: "+strings.Join(rc.comps, ", "))
+		}
+		if len(rc.tgs) > 0 {
+			why = append(why, "shared tags: "+strings.Join(rc.tgs, ", "))
+		}
+		out = append(out, Similar{Related: rel, Score: score(rc), Reason: strings.Join(why, "; ")})
+	}
+	return out
+}
+
+func uniqLower(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		s = strings.ToLower(s)
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Related fills c.Related (computed, never stored) with up to n cases.
+func (s *Store) Related(c *casebook.Case, n int) {
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		c.Related = relatedOf(similarTx(tx, c, n))
+		return nil
+	})
+}
+
+func relatedOf(sim []Similar) []casebook.Related {
+	out := make([]casebook.Related, len(sim))
+	for i := range sim {
+		out[i] = sim[i].Related
+	}
+	return out
+}
+
+// GetPublished returns a published case with its related cases filled in,
+// in one read transaction. resolved is the id found after aliases.
+func (s *Store) GetPublished(id string, related int) (c *casebook.Case, resolved string, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		resolved = resolveAlias(tx, id)
+		c = new(casebook.Case)
+		if err := getJSON(tx.Bucket(bCases), []byte(resolved), c); err != nil {
+			return err
+		}
+		if c.Status != casebook.StatusPublished {
+			return ErrNotFound
+		}
+		if related > 0 {
+			c.Related = relatedOf(similarTx(tx, c, related))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("case %s: %w", id, err)
+	}
+	return c, resolved, nil
+}
+
+// SimilarTo ranks published cases similar to the case id (any status).
+func (s *Store) SimilarTo(id string, limit int) ([]Similar, error) {
+	var out []Similar
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var c casebook.Case
+		if err := getJSON(tx.Bucket(bCases), []byte(resolveAlias(tx, id)), &c); err != nil {
+			return fmt.Errorf("case %s: %w", id, err)
+		}
+		out = similarTx(tx, &c, limit)
+		return nil
+	})
+	return out, err
+}
+
+// Import publishes finished cases directly (a seed, a restore, a benchmark),
+// numbering them from the "case" counter and indexing them in the same
+// transaction. Callers batch: one call is one transaction.
+func (s *Store) Import(cases []*casebook.Case, by string) ([]string, error) {
+	ids := make([]string, 0, len(cases))
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		ids = ids[:0]
+		now := s.stamp()
+		for _, in := range cases {
+			c := *in
+			n, err := nextCounter(tx, "case")
+			if err != nil {
+				return err
+			}
+			c.ID = fmt.Sprintf("CB-%04d", n)
+			c.Status = casebook.StatusPublished
+			c.Related = nil
+			if c.CreatedAt == "" {
+				c.CreatedAt = now
+			}
+			c.UpdatedAt = now
+			if c.Review.DecidedBy == "" {
+				c.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: "imported"}
+			}
+			c.Normalize()
+			if err := putJSON(tx.Bucket(bCases), []byte(c.ID), c); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bPublished).Put(seqKey(n), []byte(c.ID)); err != nil {
+				return err
+			}
+			for _, src := range c.Sources {
+				if src.URL != "" {
+					if err := tx.Bucket(bCaseByURL).Put([]byte(src.URL), []byte(c.ID)); err != nil {
+						return err
+					}
+				}
+				if src.SHA256 != "" {
+					if err := tx.Bucket(bCaseByHash).Put([]byte(src.SHA256), []byte(c.ID)); err != nil {
+						return err
+					}
+				}
+			}
+			if err := indexTx(tx, &c, true); err != nil {
+				return err
+			}
+			if err := putSignature(tx, &c); err != nil {
+				return err
+			}
+			if err := addHistory(tx, c.ID, Change{At: now, By: by, Action: "imported"}); err != nil {
+				return err
+			}
+			ids = append(ids, c.ID)
+		}
+		return nil
+	})
+	return ids, err
+}

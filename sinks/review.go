@@ -1,0 +1,291 @@
+package sinks
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxSourceText bounds the source text kept per draft.
+const maxSourceText = 1 << 20
+
+// saveDraftExtras stores what the review page needs beside a new draft: the
+// source text and the near-duplicate signature.
+func saveDraftExtras(tx *bolt.Tx, c *casebook.Case, text string) error {
+	if text != "" {
+		if len(text) > maxSourceText {
+			text = text[:maxSourceText]
+		}
+		if err := tx.Bucket(bDraftTxt).Put([]byte(c.ID), []byte(text)); err != nil {
+			return err
+		}
+	}
+	return putSignature(tx, c)
+}
+
+// publishIndexes indexes a case just published from draftID.
+func publishIndexes(tx *bolt.Tx, draftID string, c *casebook.Case) error {
+	if err := delSignature(tx, draftID); err != nil {
+		return err
+	}
+	if err := putSignature(tx, c); err != nil {
+		return err
+	}
+	return indexTx(tx, c, true)
+}
+
+// EditCase applies a reviewer's edit to a draft or a published case and
+// records which fields changed. A published case is re-indexed in the same
+// transaction. edit must leave the case valid; it may not change the id or
+// status (those move only by approve, reject and merge).
+func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (*casebook.Case, []string, error) {
+	var out casebook.Case
+	var changed []string
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		cid := resolveAlias(tx, id)
+		var c casebook.Case
+		if err := getJSON(cases, []byte(cid), &c); err != nil {
+			return fmt.Errorf("case %s: %w", id, err)
+		}
+		if c.Status != casebook.StatusDraft && c.Status != casebook.StatusPublished {
+			return fmt.Errorf("%s is %s and cannot be edited: %w", cid, c.Status, ErrConflict)
+		}
+		before := c
+		if err := edit(&c); err != nil {
+			return err
+		}
+		c.ID, c.Status = before.ID, before.Status
+		c.Related = nil
+		c.Normalize()
+		changed = diffFields(&before, &c)
+		if len(changed) == 0 {
+			out = c
+			return nil
+		}
+		c.UpdatedAt = s.stamp()
+		if c.Status == casebook.StatusPublished {
+			if err := indexTx(tx, &before, false); err != nil {
+				return err
+			}
+			if err := indexTx(tx, &c, true); err != nil {
+				return err
+			}
+		}
+		if err := putSignature(tx, &c); err != nil {
+			return err
+		}
+		if err := putJSON(cases, []byte(cid), c); err != nil {
+			return err
+		}
+		if err := addHistory(tx, cid, Change{At: c.UpdatedAt, By: by, Action: "edited", Note: note, Fields: changed}); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &out, changed, nil
+}
+
+// Merge folds a draft into a published case: the case gains the draft's
+// sources, the draft becomes merged (review.note and an alias name the
+// case, so the draft id redirects) and the submission says so.
+func (s *Store) Merge(draftID, intoID, by, note string) (*casebook.Case, error) {
+	var out casebook.Case
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		did := resolveAlias(tx, draftID)
+		tid := resolveAlias(tx, intoID)
+		if did == tid {
+			return fmt.Errorf("cannot merge %s into itself: %w", draftID, ErrInvalid)
+		}
+		var d, t casebook.Case
+		if err := getJSON(cases, []byte(did), &d); err != nil {
+			return fmt.Errorf("draft %s: %w", draftID, err)
+		}
+		if d.Status != casebook.StatusDraft {
+			return fmt.Errorf("%s is %s, not a draft: %w", did, d.Status, ErrConflict)
+		}
+		if err := getJSON(cases, []byte(tid), &t); err != nil {
+			return fmt.Errorf("merge target %s: %w", intoID, err)
+		}
+		if t.Status != casebook.StatusPublished {
+			return fmt.Errorf("merge target %s is %s, not published: %w", tid, t.Status, ErrConflict)
+		}
+		now := s.stamp()
+		var added []string
+		for _, src := range d.Sources {
+			if !slices.ContainsFunc(t.Sources, func(o casebook.Source) bool { return o.URL == src.URL }) {
+				t.Sources = append(t.Sources, src)
+				added = append(added, src.URL)
+			}
+		}
+		t.UpdatedAt = now
+		if err := putJSON(cases, []byte(tid), t); err != nil {
+			return err
+		}
+		d.Status = casebook.StatusMerged
+		d.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: strings.TrimSpace("merged into " + tid + ". " + note)}
+		d.UpdatedAt = now
+		if err := putJSON(cases, []byte(did), d); err != nil {
+			return err
+		}
+		if err := delSignature(tx, did); err != nil {
+			return err
+		}
+		// Only the URL/hash entries move: the target keeps its own submission.
+		for _, src := range d.Sources {
+			for _, e := range [][2]string{{string(bCaseByURL), src.URL}, {string(bCaseByHash), src.SHA256}} {
+				bk := tx.Bucket([]byte(e[0]))
+				if e[1] != "" && string(bk.Get([]byte(e[1]))) == did {
+					if err := bk.Put([]byte(e[1]), []byte(tid)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := tx.Bucket(bAliases).Put([]byte(did), []byte(tid)); err != nil {
+			return err
+		}
+		if subID := tx.Bucket(bCaseSub).Get([]byte(did)); subID != nil {
+			if err := s.updateSubmissionTx(tx, string(subID), func(r *SubmissionRecord) bool {
+				r.Reason = "merged into case " + tid
+				r.DraftID = tid
+				return true
+			}); err != nil {
+				return err
+			}
+		}
+		if err := addHistory(tx, did, Change{At: now, By: by, Action: "merged", Note: note, From: did}); err != nil {
+			return err
+		}
+		if err := addHistory(tx, tid, Change{At: now, By: by, Action: "source-added", Note: strings.Join(added, " "), From: did}); err != nil {
+			return err
+		}
+		out = t
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// QueueFilter narrows the review queue; zero fields do not filter.
+type QueueFilter struct {
+	Language string
+	// Source matches a source's host or site name (case-insensitive substring).
+	Source       string
+	MinRelevance float64
+	MaxRelevance float64 // 0 = no upper bound
+	// OlderThan / NewerThan bound the draft's age.
+	OlderThan, NewerThan time.Duration
+	// Flagged: nil any, true only drafts flagged below the relevance
+	// threshold, false only unflagged ones.
+	Flagged *bool
+}
+
+// Match reports whether c passes f at time now.
+func (f QueueFilter) Match(c *casebook.Case, now time.Time) bool {
+	if f.Language != "" && c.Language != f.Language {
+		return false
+	}
+	if f.Source != "" && !sourceMatches(c, f.Source) {
+		return false
+	}
+	if c.Relevance.Score < f.MinRelevance || (f.MaxRelevance > 0 && c.Relevance.Score > f.MaxRelevance) {
+		return false
+	}
+	if f.Flagged != nil && c.Relevance.Flagged != *f.Flagged {
+		return false
+	}
+	if f.OlderThan > 0 || f.NewerThan > 0 {
+		t, err := time.Parse(time.RFC3339, c.CreatedAt)
+		if err != nil {
+			return false
+		}
+		age := now.Sub(t)
+		if (f.OlderThan > 0 && age < f.OlderThan) || (f.NewerThan > 0 && age > f.NewerThan) {
+			return false
+		}
+	}
+	return true
+}
+
+// SourceHost is the host a case's first source came from.
+func SourceHost(c *casebook.Case) string {
+	for _, s := range c.Sources {
+		if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
+			return strings.TrimPrefix(strings.ToLower(u.Host), "www.")
+		}
+	}
+	return ""
+}
+
+func sourceMatches(c *casebook.Case, want string) bool {
+	want = strings.ToLower(want)
+	for _, s := range c.Sources {
+		host := ""
+		if u, err := url.Parse(s.URL); err == nil {
+			host = strings.ToLower(u.Host)
+		}
+		if strings.Contains(host, want) || strings.Contains(strings.ToLower(s.Site), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// QueueCounts summarises the drafts awaiting review.
+type QueueCounts struct {
+	Total      int            `json:"total"`
+	Matched    int            `json:"matched"`
+	Flagged    int            `json:"flagged"`
+	Duplicates int            `json:"with_duplicates"`
+	ByLanguage map[string]int `json:"by_language"`
+	BySource   map[string]int `json:"by_source"`
+}
+
+// ListQueue pages through drafts matching f, newest first, and counts the
+// whole queue (facets) and the matches.
+func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.Case, string, QueueCounts, error) {
+	now := s.now()
+	counts := QueueCounts{ByLanguage: map[string]int{}, BySource: map[string]int{}}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		cases := tx.Bucket(bCases)
+		return tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
+			var c casebook.Case
+			if getJSON(cases, v, &c) != nil || c.Status != casebook.StatusDraft {
+				return nil
+			}
+			counts.Total++
+			counts.ByLanguage[c.Language]++
+			if h := SourceHost(&c); h != "" {
+				counts.BySource[h]++
+			}
+			if c.Relevance.Flagged {
+				counts.Flagged++
+			}
+			if len(duplicatesTx(tx, &c)) > 0 {
+				counts.Duplicates++
+			}
+			if f.Match(&c, now) {
+				counts.Matched++
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, "", counts, err
+	}
+	items, next, err := s.ListDrafts(cursor, limit, func(c *casebook.Case) bool { return f.Match(c, now) })
+	return items, next, counts, err
+}

@@ -1,0 +1,171 @@
+package sinks
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Search bounds: a query has at most maxQueryTerms terms, and an OR
+// fallback reads at most maxPostingsOR postings per term, so no query can
+// walk the whole index.
+const (
+	maxQueryTerms = 16
+	maxPostingsOR = 20000
+	maxHits       = 10000
+)
+
+// SearchResult is one page of search hits, best first.
+type SearchResult struct {
+	Items      []casebook.Case
+	Scores     []float64
+	Total      int
+	NextCursor string
+	// Terms are the index terms the query was reduced to.
+	Terms []string
+}
+
+type hit struct {
+	seq   uint64
+	score float64
+}
+
+// Search finds published cases whose title, summary, symptoms, root cause
+// or remediation contain every term of q (stemmed; Han text by bigrams). When
+// no case has them all, cases with any of them are returned, ranked by
+// weight × idf. The cursor is the offset of the next page.
+func (s *Store) Search(q string, cursor string, limit int) (SearchResult, error) {
+	res := SearchResult{Items: []casebook.Case{}}
+	offset := 0
+	if cursor != "" {
+		n, err := strconv.Atoi(cursor)
+		if err != nil || n < 0 {
+			return res, fmt.Errorf("bad cursor %q: %w", cursor, ErrInvalid)
+		}
+		offset = n
+	}
+	terms := uniq(Tokens(q, false))
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	res.Terms = terms
+	if len(terms) == 0 {
+		return res, nil
+	}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		postings, dfb := tx.Bucket(bTerms), tx.Bucket(bTermDF)
+		n := float64(getCount(tx.Bucket(bIdxCount), countKey("all", "")))
+		type term struct {
+			t   string
+			df  uint64
+			idf float64
+		}
+		ts := make([]term, 0, len(terms))
+		missing := false
+		for _, t := range terms {
+			df := getCount(dfb, []byte(t))
+			if df == 0 {
+				missing = true
+			}
+			ts = append(ts, term{t, df, math.Log(1 + (n+1)/(float64(df)+0.5))})
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i].df < ts[j].df })
+		var hits []hit
+		if !missing {
+			// AND: walk the rarest term, look the others up by key.
+			first := ts[0]
+			prefix := append([]byte(first.t), 0)
+			cur := postings.Cursor()
+			key := make([]byte, 0, 80)
+			for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+				if len(k) != len(prefix)+8 {
+					continue
+				}
+				seq := keySeq(k)
+				score := float64(binary.BigEndian.Uint16(v)) * first.idf
+				ok := true
+				for _, o := range ts[1:] {
+					key = append(append(append(key[:0], o.t...), 0), k[len(k)-8:]...)
+					w := postings.Get(key)
+					if w == nil {
+						ok = false
+						break
+					}
+					score += float64(binary.BigEndian.Uint16(w)) * o.idf
+				}
+				if ok {
+					hits = append(hits, hit{seq, score})
+				}
+			}
+		}
+		if len(hits) == 0 {
+			acc := map[uint64]float64{}
+			for _, o := range ts {
+				if o.df == 0 {
+					continue
+				}
+				prefix := append([]byte(o.t), 0)
+				cur := postings.Cursor()
+				read := 0
+				for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && read < maxPostingsOR; k, v = cur.Next() {
+					if len(k) != len(prefix)+8 {
+						continue
+					}
+					read++
+					acc[keySeq(k)] += float64(binary.BigEndian.Uint16(v)) * o.idf
+				}
+			}
+			hits = make([]hit, 0, len(acc))
+			for seq, sc := range acc {
+				hits = append(hits, hit{seq, sc})
+			}
+		}
+		sort.Slice(hits, func(i, j int) bool {
+			if hits[i].score != hits[j].score {
+				return hits[i].score > hits[j].score
+			}
+			return hits[i].seq > hits[j].seq
+		})
+		if len(hits) > maxHits {
+			hits = hits[:maxHits]
+		}
+		res.Total = len(hits)
+		if offset >= len(hits) {
+			return nil
+		}
+		end := min(offset+limit, len(hits))
+		cases, pub := tx.Bucket(bCases), tx.Bucket(bPublished)
+		for _, h := range hits[offset:end] {
+			id := pub.Get(seqKey(h.seq))
+			var c casebook.Case
+			if id == nil || getJSON(cases, id, &c) != nil {
+				continue
+			}
+			res.Items = append(res.Items, c)
+			res.Scores = append(res.Scores, math.Round(h.score*1000)/1000)
+		}
+		if end < len(hits) {
+			res.NextCursor = strconv.Itoa(end)
+		}
+		return nil
+	})
+	return res, err
+}
+
+func uniq(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
