@@ -240,6 +240,7 @@ const (
 	narrativeMin   = 1.5
 	analysisMin    = 3
 	timelineMin    = 1
+	recapMin       = 1.5
 )
 
 // Position prior: in a narrative, a failure word in the first part of the
@@ -286,6 +287,11 @@ func route(u *unit) field {
 			return best
 		}
 		return u.kind
+	case fRecap:
+		if best != fNone && best != fLessons && bestScore >= recapMin && bestScore > u.scores[fLessons] {
+			return best
+		}
+		return fLessons
 	case fTimeline:
 		switch best {
 		case fDetection, fRemediation, fSymptoms:

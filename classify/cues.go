@@ -212,7 +212,7 @@ var fieldCues = map[field]cueSet{
 			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首")),
 		weighted(1.5, cues("because", "due to", "led to", "leads to", "lead to", "resulted in", "resulting in",
 			"as a result", "bug in", "a bug", "misconfigur", "race condition", "deadlock", "leak",
-			"exhaust", "ran out of", "this meant", "which meant", "responsible for", "caused", "causing",
+			"exhaust", "ran out of", "this meant", "which meant", "caused", "causing",
 			"because of", "linked the", "traced to", "traced it", "traced the", "attributed to", "stems from",
 			"stemmed from", "the underlying", "was due", "were due",
 			"связан с", "связано с", "вызвано", "вызван", "виной", "корень",

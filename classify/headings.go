@@ -20,6 +20,7 @@ const (
 	fAnalysis  // investigation steps: only strong cues count
 	fTimeline  // time-stamped entries
 	fSkip      // attendees, file lists, test lists, references
+	fRecap     // conclusions: lessons, unless a sentence recaps the cause or the fix
 )
 
 var fieldNames = map[field]string{
@@ -60,9 +61,10 @@ var headingRules = []headingRule{
 		"preventative", "prevention", "improvement", "future work", "what we will do", "what's next", "long-term", "short-term",
 		"что дальше", "планы", "дальнейшие шаги", "меры", "профилактика", "улучшени",
 		"改进", "后续", "待办", "预防", "优化措施", "整改"), false},
-	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "conclusion", "what went well",
-		"what went wrong", "wrap-up", "wrap up", "final thoughts", "выводы", "вывод", "уроки", "итоги", "итог", "заключение",
-		"经验", "教训", "总结", "反思", "心得", "感想", "结语", "最后"), false},
+	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "what went well",
+		"what went wrong", "выводы", "вывод", "уроки", "经验", "教训", "反思", "心得", "感想"), false},
+	{fRecap, cues("conclusion", "wrap-up", "wrap up", "final thoughts", "итоги", "итог", "заключение",
+		"总结", "小结", "结语", "最后"), false},
 	{fTrigger, cues("trigger", "триггер", "触发"), false},
 	{fRootCause, cues("root cause", "cause", "why it happened", "underlying issue", "underlying problem", "корневая причина",
 		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},

@@ -14,9 +14,11 @@ import (
 var rootCauseCues = map[string]cueSet{
 	"software-defect": cues("bug", "defect", "regression", "race condition", "deadlock", "null pointer", "panic",
 		"exception", "logic", "incorrectly", "mistakenly", "unconditionally", "error handling", "retry logic",
-		"edge case", "memory leak", "leak", "kernel", "code", "implementation", "serializ", "busy-wait", "spin",
+		"edge case", "memory leak", "leak", "kernel issue", "kernel bug", "code", "implementation", "serializ", "busy-wait",
+		"library", "function", "handling", "recalled", "crash", "unexpected",
 		"баг", "ошибка в коде", "дефект", "безусловно", "логик", "гонк", "утечк", "реализац", "код", "спин",
-		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核"),
+		"библиотек", "функци",
+		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核", "函数", "框架", "bug"),
 	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
 		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment",
 		"конфиг", "настройк", "параметр", "флаг", "правил", "по умолчанию",
@@ -26,8 +28,8 @@ var rootCauseCues = map[string]cueSet{
 		"worker", "connections",
 		"нагрузк", "исчерпа", "не хватает", "не хватило", "лимит", "переполн", "соединени", "подключени", "воркер",
 		"容量", "耗尽", "不足", "打满", "过载", "连接数", "资源", "满了", "并发"),
-	"dependency": cues("third-party", "third party", "upstream", "vendor", "provider outage", "github support",
-		"supplier", "external service", "cloud provider",
+	"dependency": cues("third-party", "third party", "upstream", "provider outage", "github support",
+		"supplier", "external service", "cloud provider outage",
 		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		"железо", "диск", "питани", "硬件", "磁盘损坏", "断电", "机房"),
@@ -39,7 +41,8 @@ var rootCauseCues = map[string]cueSet{
 		"вручную", "случайно", "по ошибке", "человеческ", "误操作", "手动", "人为"),
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
 		"уязвим", "атак", "взлом", "漏洞", "攻击", "入侵", "安全"),
-	"expiry": cues("expired", "expiry", "expiration", "expire", "certificate", "leap second", "clock skew", "date",
+	"expiry": cues("certificate", "cert expir", "expired cert", "license expir", "licence expir", "expiry",
+		"leap second", "clock skew", "ntp", "tls", "ssl",
 		"истек", "истёк", "сертификат", "过期", "证书", "到期", "时钟"),
 }
 
@@ -83,16 +86,34 @@ const triggerMin = 3
 // the rest of the article once per label found (so a word used everywhere
 // does not swamp the cause). It returns "" when nothing matched.
 func bestLabel(table map[string]cueSet, order []string, primary, rest string) (string, float64) {
+	return bestLabelWeighted(table, order, []weightedText{{primary, 3}, {rest, 0}})
+}
+
+// weightedText is a text whose label cues count w each; w == 0 means the
+// rest of the article, where a label counts 0.5 per mention up to 1.5.
+type weightedText struct {
+	text string
+	w    float64
+}
+
+func bestLabelWeighted(table map[string]cueSet, order []string, texts []weightedText) (string, float64) {
 	lc := labelIndex(table)
-	p := lc.counts(primary)
-	var r map[string]int
-	if rest != "" {
-		r = lc.counts(rest)
+	score := map[string]float64{}
+	for _, t := range texts {
+		if t.text == "" {
+			continue
+		}
+		for label, n := range lc.counts(t.text) {
+			if t.w == 0 {
+				score[label] += min(float64(n), 3) * 0.5
+			} else {
+				score[label] += t.w * float64(n)
+			}
+		}
 	}
 	best, bestScore := "", 0.0
 	for _, label := range order {
-		s := 3*float64(p[label]) + min(float64(r[label]), 3)*0.5
-		if s > bestScore {
+		if s := score[label]; s > bestScore {
 			best, bestScore = label, s
 		}
 	}
@@ -122,7 +143,16 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	if rc == "" {
 		primary, rest, scale = title, a.low, 0.5
 	}
-	if cat, s := bestLabel(rootCauseCues, casebook.RootCauseCategories, primary, rest); cat != "" {
+	texts := []weightedText{{primary, 1.5}, {rest, 0}}
+	if rc != "" {
+		// the sentences that state the cause outright weigh most
+		for _, u := range byField[fRootCause] {
+			if u.scores[fRootCause] >= 3 {
+				texts = append(texts, weightedText{u.low, 2})
+			}
+		}
+	}
+	if cat, s := bestLabelWeighted(rootCauseCues, casebook.RootCauseCategories, texts); cat != "" {
 		cs.RootCause.Category = cat
 		conf["root_cause.category"] = round2(scale * min(0.3+s/20, 0.9))
 	} else if rc != "" {
