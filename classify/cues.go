@@ -238,7 +238,8 @@ var fieldCues = map[field]cueSet{
 			"noticed", "first noticed", "detected", "synthetic monitor", "became aware",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
 			"告警", "报警", "收到", "用户反馈", "用户反映", "投诉")),
-		cues("monitoring", "dashboard", "support ticket", "мониторинг", "监控", "反馈")),
+		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),
+		cues("monitoring", "support ticket", "мониторинг", "监控", "反馈")),
 	fRemediation: join(
 		weighted(2, cues("fixed", "resolved", "mitigated", "mitigate", "restored", "rolled back", "roll back",
 			"reverted", "revert", "we restarted", "restarted", "rebooted", "worked around", "workaround",
@@ -318,6 +319,13 @@ var allFieldCues, allFieldOf = func() (cueSet, []field) {
 	return cs, of
 }()
 
+// noDetection names the absence of an alert: "there is no alert for it" is
+// a gap to fix, not how the incident was found.
+var noDetection = cues("no alert", "no test/alert", "no monitoring", "without alert", "without monitoring",
+	"lack of monitoring", "missing monitoring", "not alerted", "no on-call", "not been detected", "no alarm",
+	"нет алерта", "не было алерта", "без алерта", "нет мониторинга", "не было мониторинга",
+	"没有告警", "没有监控", "缺少监控", "无告警")
+
 // fieldScores sums, per field, the weights of its cues found in low; a cue
 // counts once per sentence.
 func fieldScores(low string) map[field]float64 {
@@ -326,6 +334,9 @@ func fieldScores(low string) map[field]float64 {
 		if n > 0 {
 			out[allFieldOf[i]] += allFieldCues[i].weight
 		}
+	}
+	if out[fDetection] > 0 && noDetection.any(low) {
+		delete(out, fDetection)
 	}
 	return out
 }

@@ -43,10 +43,11 @@ func splitSentences(text string) []span {
 		next := i + size
 		switch r {
 		case '。', '！', '？', '；':
-			// keep closing quotes and brackets with the sentence
+			// keep closing quotes, brackets and repeated marks ("！！！")
+			// with the sentence
 			for next < len(text) {
 				r2, s2 := utf8.DecodeRuneInString(text[next:])
-				if !isCloser(r2) {
+				if !isCloser(r2) && r2 != '！' && r2 != '？' && r2 != '。' && r2 != '!' && r2 != '?' {
 					break
 				}
 				next += s2
