@@ -45,7 +45,7 @@ func (b *builder) heading(level int, s string) {
 // (as spaces in Text would lose structure); other kinds collapse white space.
 func (b *builder) block(kind BlockKind, s string) {
 	if kind == Code {
-		s = strings.TrimRight(norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD")), " \t\r\n")
+		s = strings.TrimRight(nfc(strings.ToValidUTF8(s, "")), " \t\r\n")
 		s = strings.Trim(s, "\n")
 		// one block per line in Text: code lines are joined with a visible separator-free newline
 	} else {
@@ -79,8 +79,7 @@ func (b *builder) finish(d *Document) {
 // cleanText makes text valid UTF-8, NFC, with white space collapsed and
 // control characters dropped, as the case schema requires.
 func cleanText(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	s = norm.NFC.String(s)
+	s = nfc(strings.ToValidUTF8(s, ""))
 	var out strings.Builder
 	out.Grow(len(s))
 	space := false
@@ -98,4 +97,13 @@ func cleanText(s string) string {
 		}
 	}
 	return out.String()
+}
+
+// nfc normalises to NFC unless that would lengthen the text (a handful of
+// code points decompose under NFC); text never grows in extraction.
+func nfc(s string) string {
+	if n := norm.NFC.String(s); len(n) <= len(s) {
+		return n
+	}
+	return s
 }

@@ -33,7 +33,8 @@ func value(b *block) float64 {
 	return v
 }
 
-var negWeight = envFloat("CASEBOOK_NEGW", 0.5)
+// negWeight scales negative block values.
+const negWeight = 0.5
 
 // choose marks boilerplate elements, scores every element and returns the
 // index of the article container. Flags are tried strict first: when they
@@ -72,9 +73,7 @@ func (p *page) choose() int {
 	for bi := range p.blocks {
 		p.blocks[bi].value = value(&p.blocks[bi])
 	}
-	if teaserRule {
-		p.markTeasers()
-	}
+	p.markTeasers()
 	// good text per subtree, ignoring the flags: a "sidebar" wrapper around
 	// most of the page's good text is a layout wrapper, not boilerplate.
 	good := make([]float64, n)
@@ -246,7 +245,33 @@ func keep(b *block) bool {
 	if ld > 0.6 {
 		return false
 	}
+	if b.kind == Paragraph && b.len <= 120 && boilerLine(b.text) {
+		return false
+	}
 	return true
+}
+
+// boilerStarts open the short lines that news and blog pages put in and
+// around an article: sharing, printing, sources, editors, tags, captions.
+var boilerStarts = []string{
+	"share", "print", "email", "e-mail", "advertisement", "tags:", "tagged", "posted in", "filed under",
+	"image:", "photo:", "credit:", "follow us", "sign up", "click here", "read more", "related:", "copyright", "©",
+	"all rights reserved", "last updated", "published:", "updated:",
+	"источник:", "версия для печати", "распечатать", "поделиться", "теги:", "метки:", "фото:", "автор:",
+	"читайте также", "подписывайтесь", "все права защищены", "опубликовано",
+	"免责声明", "责任编辑", "[责任编辑", "【责任编辑", "编辑：", "编辑:", "(编辑", "（编辑", "字号", "分享到", "打印",
+	"关闭窗口", "来源：", "来源:", "原标题", "标签：", "相关新闻", "用手机", "【纠错】", "版权所有", "本文来源",
+}
+
+// boilerLine reports a short line that opens with one of boilerStarts.
+func boilerLine(s string) bool {
+	l := strings.ToLower(strings.TrimLeft(s, " \t[【(（*•|-"))
+	for _, m := range boilerStarts {
+		if strings.HasPrefix(l, strings.TrimLeft(m, "[【(（")) {
+			return true
+		}
+	}
+	return false
 }
 
 // headlineBefore finds the article's headline when it sits outside the
@@ -296,8 +321,6 @@ func titleKey(s string) string {
 	}
 	return sb.String()
 }
-
-var teaserRule = envFloat("CB_TEASER", 1) > 0
 
 // markTeasers finds teaser items, a link-only headline with a line or two
 // of summary under it in a small element of its own (news feeds, related

@@ -25,7 +25,10 @@ const maxDepth = 400
 // the article container. Boilerplate inside it (share bars, related lists,
 // comments, link lists) is then dropped by class/id patterns and link density.
 func extractHTML(raw []byte, opts Options) (*Document, error) {
-	raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	raw = bytes.ToValidUTF8(raw, nil)
+	if maybeDeep(raw, parseDepthLimit) {
+		raw = flattenDeep(raw, parseDepthLimit)
+	}
 	root, err := html.ParseWithOptions(bytes.NewReader(raw), html.ParseOptionEnableScripting(false))
 	if err != nil {
 		return nil, fmt.Errorf("extract: parse html: %w", err)
@@ -460,6 +463,7 @@ func punctCount(s string) int {
 }
 
 func innerText(n *html.Node, depth int) string {
+	start := depth
 	var sb strings.Builder
 	var f func(*html.Node, int)
 	f = func(n *html.Node, depth int) {
@@ -471,7 +475,7 @@ func innerText(n *html.Node, depth int) string {
 			sb.WriteString(n.Data)
 			return
 		case html.ElementNode:
-			if skipTags[n.DataAtom] {
+			if skipTags[n.DataAtom] && depth > start {
 				return
 			}
 			if n.DataAtom == atom.Br {

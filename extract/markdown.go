@@ -6,21 +6,33 @@ import (
 )
 
 var (
-	mdHeading  = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
-	mdListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
-	mdLink     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	mdEmph     = regexp.MustCompile("(\\*\\*|__|\\*|`)")
+	mdHeading   = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	mdListItem  = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
+	mdTaskBox   = regexp.MustCompile(`^\[[ xX]\]\s+`)
+	mdImage     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	mdRefLink   = regexp.MustCompile(`\[([^\]]+)\]\[[^\]]*\]`)
+	mdAutoLink  = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
+	mdHTMLTag   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>`)
+	mdEmph      = regexp.MustCompile("(\\*\\*|__|~~|`)")
+	mdStar      = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,;:!?]|$)`)
+	mdTableRule = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$`)
+	mdRefDef    = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s+\S+`)
 )
 
-// extractMarkdown reads Markdown with optional YAML front matter.
+// extractMarkdown reads Markdown with optional YAML (---) or TOML (+++)
+// front matter. Blocks come out in the same shape as from HTML.
 func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	d := &Document{URL: opts.URL}
-	src := strings.ReplaceAll(string(raw), "\r\n", "\n")
+	src := strings.ReplaceAll(strings.ToValidUTF8(string(raw), ""), "\r\n", "\n")
 	src = strings.TrimPrefix(src, "\ufeff")
-	if strings.HasPrefix(src, "---\n") {
-		if end := strings.Index(src[4:], "\n---"); end >= 0 {
-			frontMatter(d, src[4:4+end])
-			src = src[4+end+4:]
+	for _, fence := range []string{"---", "+++"} {
+		if strings.HasPrefix(src, fence+"\n") {
+			if end := strings.Index(src[4:], "\n"+fence); end >= 0 {
+				frontMatter(d, src[4:4+end])
+				src = src[min(len(src), 4+end+4):]
+			}
+			break
 		}
 	}
 	var b builder
@@ -32,10 +44,20 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			para = nil
 		}
 	}
+	inComment := false
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		trim := strings.TrimSpace(line)
+		if inComment {
+			if strings.Contains(trim, "-->") {
+				inComment = false
+			}
+			continue
+		}
 		switch {
+		case strings.HasPrefix(trim, "<!--"):
+			flush()
+			inComment = !strings.Contains(trim, "-->")
 		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
 			flush()
 			fence := trim[:3]
@@ -46,45 +68,129 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			b.block(Code, strings.Join(code, "\n"))
 		case trim == "":
 			flush()
+		case len(para) == 0 && strings.HasPrefix(line, "    ") && !mdListItem.MatchString(line):
+			// indented code block
+			var code []string
+			for ; i < len(lines) && (strings.HasPrefix(lines[i], "    ") || strings.TrimSpace(lines[i]) == ""); i++ {
+				code = append(code, strings.TrimPrefix(lines[i], "    "))
+			}
+			i--
+			b.block(Code, strings.Join(code, "\n"))
 		case mdHeading.MatchString(trim):
 			flush()
 			m := mdHeading.FindStringSubmatch(trim)
-			b.heading(len(m[1]), inlineMD(m[2]))
-			if d.Title == "" && len(m[1]) == 1 {
-				d.Title = cleanText(inlineMD(m[2]))
+			mdHeadingTo(&b, d, len(m[1]), m[2])
+		case len(para) > 0 && isSetextRule(trim):
+			// "Title\n=====" and "Section\n-------"
+			level := 2
+			if trim[0] == '=' {
+				level = 1
 			}
+			text := strings.Join(para, " ")
+			para = nil
+			mdHeadingTo(&b, d, level, text)
+		case strings.HasPrefix(trim, "|") || (strings.Count(trim, "|") >= 2 && i+1 < len(lines) && mdTableRule.MatchString(strings.TrimSpace(lines[i+1]))):
+			flush()
+			if mdTableRule.MatchString(trim) {
+				continue
+			}
+			b.block(Table, tableRow(trim))
+		case mdTableRule.MatchString(trim) && strings.Contains(trim, "|"):
+			flush()
+		case trim == "***" || trim == "---" || trim == "___":
+			flush()
+		case mdRefDef.MatchString(line):
+			flush()
 		case mdListItem.MatchString(line):
 			flush()
-			b.block(ListItem, inlineMD(mdListItem.FindStringSubmatch(line)[1]))
+			item := mdListItem.FindStringSubmatch(line)[1]
+			// lazy continuation lines belong to the item
+			for i+1 < len(lines) {
+				next := lines[i+1]
+				nt := strings.TrimSpace(next)
+				if nt == "" || mdListItem.MatchString(next) || mdHeading.MatchString(nt) || strings.HasPrefix(nt, "```") || strings.HasPrefix(nt, ">") || strings.HasPrefix(nt, "|") {
+					break
+				}
+				item += " " + nt
+				i++
+			}
+			b.block(ListItem, inlineMD(mdTaskBox.ReplaceAllString(item, "")))
 		case strings.HasPrefix(trim, ">"):
 			flush()
-			b.block(Quote, inlineMD(strings.TrimLeft(trim, "> ")))
-		case strings.HasPrefix(trim, "|"):
-			flush()
-			b.block(Table, strings.ReplaceAll(trim, "|", " "))
+			var q []string
+			for ; i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), ">"); i++ {
+				q = append(q, strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[i]), ">")))
+			}
+			i--
+			b.block(Quote, inlineMD(strings.Join(q, " ")))
 		default:
 			para = append(para, trim)
 		}
 	}
 	flush()
 	b.finish(d)
+	if d.Published == "" {
+		d.Published = leadingDate(d)
+	}
 	return d, nil
 }
 
-func inlineMD(s string) string {
-	s = mdLink.ReplaceAllString(s, "$1")
-	return mdEmph.ReplaceAllString(s, "")
+func mdHeadingTo(b *builder, d *Document, level int, text string) {
+	text = inlineMD(text)
+	b.heading(level, text)
+	if d.Title == "" && level == 1 {
+		d.Title = cleanText(text)
+	}
 }
 
-// frontMatter reads the flat keys casebook uses from YAML front matter.
+func isSetextRule(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	return strings.Trim(s, "=") == "" || strings.Trim(s, "-") == ""
+}
+
+// tableRow turns "| a | b |" into "a | b".
+func tableRow(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "|")
+	s = strings.TrimSuffix(s, "|")
+	cells := strings.Split(s, "|")
+	for i, c := range cells {
+		cells[i] = inlineMD(strings.TrimSpace(c))
+	}
+	return strings.Join(cells, " | ")
+}
+
+// inlineMD strips inline markup, keeping link and image text.
+func inlineMD(s string) string {
+	s = mdImage.ReplaceAllString(s, "$1")
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = mdRefLink.ReplaceAllString(s, "$1")
+	s = mdAutoLink.ReplaceAllString(s, "$1")
+	s = mdHTMLTag.ReplaceAllString(s, "")
+	s = mdEmph.ReplaceAllString(s, "")
+	s = mdStar.ReplaceAllString(s, "$1$2$3")
+	return s
+}
+
+// frontMatter reads the flat keys casebook uses from YAML or TOML front matter.
 func frontMatter(d *Document, fm string) {
 	var listKey string
 	for _, line := range strings.Split(fm, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "- ") && listKey != "" {
-			d.Tags = append(d.Tags, unquote(strings.TrimSpace(line)[2:]))
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "- ") && listKey != "" {
+			if t := unquote(trim[2:]); t != "" {
+				d.Tags = append(d.Tags, t)
+			}
 			continue
 		}
 		k, v, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			if k2, v2, ok2 := strings.Cut(line, "="); ok2 && !ok { // TOML
+				k, v, ok = k2, v2, true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -93,13 +199,17 @@ func frontMatter(d *Document, fm string) {
 		switch k {
 		case "title":
 			d.Title = cleanText(unquote(v))
-		case "date", "published":
-			if len(v) >= 10 {
-				d.Published = unquote(v)[:10]
+		case "date", "published", "pubdate", "publishdate", "created":
+			if p := parseDate(unquote(v)); p != "" && d.Published == "" {
+				d.Published = p
 			}
-		case "author":
-			d.Author = unquote(v)
-		case "tags", "categories":
+		case "author", "authors":
+			d.Author = cleanText(strings.Trim(unquote(v), "[]"))
+		case "url", "canonical", "canonical_url", "canonicalurl":
+			d.CanonicalURL = unquote(v)
+		case "lang", "language":
+			d.DeclaredLang = unquote(v)
+		case "tags", "categories", "keywords":
 			if v == "" {
 				listKey = k
 			}
@@ -114,3 +224,47 @@ func frontMatter(d *Document, fm string) {
 }
 
 func unquote(s string) string { return strings.Trim(strings.TrimSpace(s), `"'`) }
+
+// dateLabel opens a line that states the post's date: "Date: 2021-10-21",
+// "**Дата:** 21 октября 2021", "发布时间：2021年10月21日".
+var dateLabel = regexp.MustCompile(`(?i)^\s*(?:date|published|posted(?: on)?|дата(?: публикации)?|опубликовано|日期|发布时间|发布于|发表于)\s*[:：]?\s*`)
+
+// leadingDate finds the post date in the first lines of Markdown or text:
+// a labelled date line, or a short byline ("Shopify · Oct 21, 2021") whose
+// earliest date is the publication (later ones are updates).
+func leadingDate(d *Document) string {
+	n := 0
+	for _, s := range d.Sections {
+		for _, b := range s.Blocks {
+			if n++; n > 8 {
+				return ""
+			}
+			t := inlineMD(b.Text)
+			if len(t) > 200 || !hasYear(t) {
+				continue
+			}
+			if loc := dateLabel.FindStringIndex(t); loc != nil && loc[1] > loc[0] {
+				if p := findDate(t[loc[1]:]); p != "" {
+					return p
+				}
+			}
+			if strings.ContainsAny(t, "·|•") {
+				if p := earliestDate(t); p != "" {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// earliestDate is the earliest of the dates in a short line.
+func earliestDate(s string) string {
+	best := ""
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '·' || r == '|' || r == '•' }) {
+		if p := findDate(part); p != "" && (best == "" || p < best) {
+			best = p
+		}
+	}
+	return best
+}

@@ -2,10 +2,11 @@ package extract
 
 import "strings"
 
-// extractText reads plain text: blank-line separated paragraphs, bullet lines as list items.
+// extractText reads plain text: blank-line separated paragraphs, bullet
+// lines as list items, and the first line as the title when it stands alone.
 func extractText(raw []byte, opts Options) (*Document, error) {
 	d := &Document{URL: opts.URL}
-	src := strings.TrimPrefix(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\ufeff")
+	src := strings.TrimPrefix(strings.ReplaceAll(strings.ToValidUTF8(string(raw), ""), "\r\n", "\n"), "\ufeff")
 	var b builder
 	var para []string
 	flush := func() {
@@ -14,26 +15,33 @@ func extractText(raw []byte, opts Options) (*Document, error) {
 			para = nil
 		}
 	}
-	for _, line := range strings.Split(src, "\n") {
+	lines := strings.Split(src, "\n")
+	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		switch {
 		case trim == "":
 			flush()
-		case mdListItem.MatchString(line) || strings.HasPrefix(trim, "•"):
+		case mdListItem.MatchString(line) || strings.HasPrefix(trim, "•") || strings.HasPrefix(trim, "·"):
 			flush()
-			item := strings.TrimPrefix(trim, "•")
+			item := strings.TrimLeft(trim, "•· ")
 			if m := mdListItem.FindStringSubmatch(line); m != nil {
 				item = m[1]
 			}
 			b.block(ListItem, item)
 		default:
-			if d.Title == "" && len(para) == 0 && b.text.Len() == 0 {
+			// the first line names the text; standing alone, it is a heading
+			if d.Title == "" && b.text.Len() == 0 && len(para) == 0 && wlen(trim) <= 150 {
 				d.Title = cleanText(trim)
+				if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) == "" {
+					b.heading(1, trim)
+					continue
+				}
 			}
 			para = append(para, trim)
 		}
 	}
 	flush()
 	b.finish(d)
+	d.Published = leadingDate(d)
 	return d, nil
 }
