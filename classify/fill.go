@@ -11,7 +11,7 @@ import (
 // Caps on how many sentences a text field takes: past them a field is more
 // likely padded than right.
 var fieldCap = map[field]int{
-	fSymptoms: 8, fRootCause: 8, fTrigger: 3, fDetection: 3,
+	fSymptoms: 12, fRootCause: 12, fTrigger: 3, fDetection: 3,
 	fRemediation: 12, fActionItems: 12, fLessons: 12,
 }
 
