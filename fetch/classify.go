@@ -55,11 +55,11 @@ func (f *Fetcher) classify(parent, ctx context.Context, raw string, err error, t
 		case phaseDNS:
 			return newError(KindDNS, target, false, err, "DNS lookup failed for %s: timeout", host)
 		case phaseConnect:
-			return newError(KindTimeout, target, false, err, "timeout after %s connecting to %s", f.cfg.ConnectTimeout, host)
+			return newError(KindTimeout, target, false, err, "timeout after %s connecting to %s", secs(f.cfg.ConnectTimeout), host)
 		case phaseTLS:
-			return newError(KindTimeout, target, false, err, "timeout after %s in the TLS handshake with %s", f.cfg.TLSTimeout, host)
+			return newError(KindTimeout, target, false, err, "timeout after %s in the TLS handshake with %s", secs(f.cfg.TLSTimeout), host)
 		case phaseHeaders:
-			return newError(KindTimeout, target, false, err, "timeout after %s waiting for response headers from %s", f.cfg.HeaderTimeout, host)
+			return newError(KindTimeout, target, false, err, "timeout after %s waiting for response headers from %s", secs(f.cfg.HeaderTimeout), host)
 		}
 		return newError(KindTimeout, target, false, err, "timeout fetching %s", target)
 	}

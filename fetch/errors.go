@@ -89,7 +89,7 @@ func statusError(url string, code int, retryAfter time.Duration) *Error {
 	e := &Error{Kind: KindHTTPStatus, URL: url, Status: code, RetryAfter: retryAfter, permanent: permanent}
 	e.msg = statusMessage(code)
 	if retryAfter > 0 {
-		e.msg += fmt.Sprintf(" (retry after %s)", retryAfter)
+		e.msg += fmt.Sprintf(" (retry after %s)", secs(retryAfter))
 	}
 	return e
 }
@@ -102,3 +102,11 @@ func AsError(err error) (*Error, bool) {
 }
 
 func skipf(format string, args ...any) error { return casebook.Skip(format, args...) }
+
+// secs formats whole seconds as "60s" rather than Go's "1m0s".
+func secs(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

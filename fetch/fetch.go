@@ -118,7 +118,7 @@ type Page struct {
 	ContentType     string // media type, lower-case, no params
 	Charset         string // what the body was decoded from
 	Body            []byte // UTF-8 (empty on 304)
-	RawSHA256       string // hex sha256 of the decoded body
+	RawSHA256       string // hex sha256 of the decoded body ("" on 304)
 	Header          http.Header
 	ETag            string
 	LastModified    string
@@ -260,7 +260,11 @@ func (t *phaseTracker) trace() *httptrace.ClientTrace {
 	}
 }
 
-// Fetch GETs req.URL. See the package README for the rules it applies.
+// Fetch GETs req.URL under the rules in README.md: URL and address guard,
+// timeouts, redirect cap, body limit after decompression, accepted content
+// types, charset decoding. Errors are *Error (permanent ones wrapped in
+// casebook.Permanent); an unsupported content type is also a
+// casebook.SkipError.
 func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 	u, err := checkURL(req.URL)
 	if err != nil {
@@ -313,8 +317,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 		if page.LastModified == "" {
 			page.LastModified = req.LastModified
 		}
-		page.RawSHA256 = hexSHA256(nil)
-		return page, nil
+		return page, nil // no body: Body and RawSHA256 stay empty
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 	default:
 		drain(resp.Body)
@@ -432,7 +435,7 @@ func (f *Fetcher) deadline(parent, ctx context.Context, url string) error {
 		return fmt.Errorf("fetch %s: %w", url, parent.Err())
 	}
 	if ctx.Err() != nil {
-		return newError(KindTimeout, url, false, ctx.Err(), "timeout after %s", f.cfg.TotalTimeout)
+		return newError(KindTimeout, url, false, ctx.Err(), "timeout after %s", secs(f.cfg.TotalTimeout))
 	}
 	return nil
 }

@@ -175,7 +175,7 @@ func TestStatusErrors(t *testing.T) {
 		{403, "", true, 0, "HTTP 403 Forbidden"},
 		{400, "", true, 0, "HTTP 400 Bad Request"},
 		{408, "", false, 0, "HTTP 408 Request Timeout"},
-		{429, "120", false, 120 * time.Second, "HTTP 429 Too Many Requests (retry after 2m0s)"},
+		{429, "120", false, 120 * time.Second, "HTTP 429 Too Many Requests (retry after 120s)"},
 		{503, now.Add(90 * time.Second).UTC().Format(http.TimeFormat), false, 90 * time.Second, ""},
 		{500, "", false, 0, "HTTP 500 Internal Server Error"},
 		{502, "", false, 0, "HTTP 502 Bad Gateway"},
