@@ -372,3 +372,37 @@ func sentenceHeading(s extract.Section) bool {
 	h := strings.TrimSpace(s.Heading)
 	return utf8.RuneCountInString(h) > 80 || strings.HasSuffix(h, ".") || strings.HasSuffix(h, "。") || strings.HasSuffix(h, "!") || strings.HasSuffix(h, "！")
 }
+
+// Route is how one sentence was read, for reviewers and debugging.
+type Route struct {
+	Span    casebook.Span      `json:"span"`
+	Text    string             `json:"text"`
+	Section string             `json:"section"` // the kind its heading gave it
+	Field   string             `json:"field"`   // where it went, "" if nowhere
+	Scores  map[string]float64 `json:"scores"`  // cue score per field
+}
+
+var kindNames = map[field]string{
+	fNarrative: "narrative", fAnalysis: "analysis", fTimeline: "timeline", fSkip: "skip", fRecap: "recap",
+}
+
+// Explain returns every sentence of doc with the section kind, cue scores
+// and field that Classify gave it.
+func (c *Classifier) Explain(doc *extract.Document) []Route {
+	a := analyse(doc)
+	out := make([]Route, 0, len(a.units))
+	name := func(f field) string {
+		if n, ok := fieldNames[f]; ok {
+			return n
+		}
+		return kindNames[f]
+	}
+	for _, u := range a.units {
+		r := Route{Span: casebook.Span{Start: u.start, End: u.end}, Text: u.text, Section: name(u.kind), Field: name(u.assigned), Scores: map[string]float64{}}
+		for f, s := range u.scores {
+			r.Scores[name(f)] = s
+		}
+		out = append(out, r)
+	}
+	return out
+}

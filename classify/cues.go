@@ -329,6 +329,15 @@ var noDetection = cues("no alert", "no test/alert", "no monitoring", "without al
 	"нет алерта", "не было алерта", "без алерта", "нет мониторинга", "не было мониторинга",
 	"没有告警", "没有监控", "缺少监控", "无告警")
 
+// passiveChange and hypothetical qualify remediation verbs.
+var (
+	passiveChange = cues("被修改", "被改", "被删", "被覆盖", "被替换", "被升级", "was changed", "had been changed",
+		"was modified", "had been modified", "was overwritten", "had been overwritten",
+		"было изменено", "был изменён", "был изменен", "была изменена", "было перезаписано")
+	hypothetical = cues("如果", "假如", "为了", "如何", "if we", "if you", "in order to", "how to", "would have",
+		"если", "чтобы", "как бы")
+)
+
 // fieldScores sums, per field, the weights of its cues found in low; a cue
 // counts once per sentence.
 func fieldScores(low string) map[field]float64 {
@@ -340,6 +349,17 @@ func fieldScores(low string) map[field]float64 {
 	}
 	if out[fDetection] > 0 && noDetection.any(low) {
 		delete(out, fDetection)
+	}
+	if out[fRemediation] > 0 {
+		switch {
+		case passiveChange.any(low):
+			// "被修改为", "was changed to": a state the cause left, not a fix
+			out[fRootCause] += out[fRemediation] / 2
+			delete(out, fRemediation)
+		case hypothetical.any(low):
+			// "if we...", "为了解决": a purpose or a condition, not a step taken
+			out[fRemediation] /= 2
+		}
 	}
 	return out
 }

@@ -49,6 +49,10 @@ func TestDump(t *testing.T) {
 				fmt.Fprintf(&sb, "  <%s> %s\n", b.Kind, b.Text)
 			}
 		}
+		sb.WriteString("\nROUTES\n")
+		for _, r := range cl.Explain(doc) {
+			fmt.Fprintf(&sb, "  [%s -> %s] %v %.100s\n", r.Section, r.Field, r.Scores, r.Text)
+		}
 		c := cl.Classify(doc)
 		js, _ := json.MarshalIndent(c, "", "  ")
 		sb.WriteString("\n\nCASE\n")
