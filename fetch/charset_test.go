@@ -158,26 +158,31 @@ func TestRewriteXMLEncoding(t *testing.T) {
 // against: the lingua sentences in shared/bench/langid, encoded here in
 // memory. It skips when ../shared is absent.
 func TestDetectOnLangidBench(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "bench", "langid", "lingua-testdata", "sentences")
-	if _, err := os.Stat(dir); err != nil {
+	root := filepath.Join("..", "..", "shared", "bench", "langid", "lingua-testdata")
+	if _, err := os.Stat(root); err != nil {
 		t.Skip("shared bench absent")
 	}
 	cases := []struct {
+		kind string // sentences (avg 65 runes ru, 48 zh) or word-pairs (2 Han characters)
 		lang string
 		enc  encoding.Encoding
 		want string
 		min  float64
 	}{
-		{"ru", charmap.Windows1251, "windows-1251", 0.99},
-		{"ru", charmap.KOI8R, "koi8-r", 0.99},
-		{"uk", charmap.Windows1251, "windows-1251", 0.99},
-		{"be", charmap.Windows1251, "windows-1251", 0.95},
-		{"zh", simplifiedchinese.GBK, "gb18030", 0.99},
-		{"zh", simplifiedchinese.GB18030, "gb18030", 0.99},
-		{"zh", traditionalchinese.Big5, "big5", 0.9}, // only sentences Big5 can encode
+		{"sentences", "ru", charmap.Windows1251, "windows-1251", 0.99},
+		{"sentences", "ru", charmap.KOI8R, "koi8-r", 0.99},
+		{"sentences", "uk", charmap.Windows1251, "windows-1251", 0.99},
+		{"sentences", "be", charmap.Windows1251, "windows-1251", 0.95},
+		{"sentences", "zh", simplifiedchinese.GBK, "gb18030", 0.99},
+		{"sentences", "zh", simplifiedchinese.GB18030, "gb18030", 0.99},
+		{"sentences", "zh", traditionalchinese.Big5, "big5", 0.9}, // only sentences Big5 can encode
+		{"word-pairs", "ru", charmap.Windows1251, "windows-1251", 0.98},
+		{"word-pairs", "ru", charmap.KOI8R, "koi8-r", 0.98},
+		{"word-pairs", "zh", simplifiedchinese.GBK, "gb18030", 0.85},
+		{"word-pairs", "zh", traditionalchinese.Big5, "big5", 0.85},
 	}
 	for _, c := range cases {
-		f, err := os.Open(filepath.Join(dir, c.lang+".txt"))
+		f, err := os.Open(filepath.Join(root, c.kind, c.lang+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,9 +200,9 @@ func TestDetectOnLangidBench(t *testing.T) {
 		}
 		f.Close()
 		acc := float64(ok) / float64(n)
-		t.Logf("sentences %s as %s: %d/%d = %.3f", c.lang, c.want, ok, n, acc)
+		t.Logf("%s %s as %s: %d/%d = %.3f", c.kind, c.lang, c.want, ok, n, acc)
 		if n > 0 && acc < c.min {
-			t.Errorf("%s as %s: accuracy %.3f below %.2f", c.lang, c.want, acc, c.min)
+			t.Errorf("%s %s as %s: accuracy %.3f below %.2f", c.kind, c.lang, c.want, acc, c.min)
 		}
 	}
 	// Western text: the articles labelled latin, in windows-1252.

@@ -214,6 +214,10 @@ func newBig5Model() *dbcsModel {
 // are valid but rare.
 func (m *dbcsModel) scoreBytes(b []byte) float64 {
 	const log4 = -20.0
+	// A trail byte in the ASCII range is paid for inside the pair here,
+	// while the single-byte models, which skip ASCII, get it free; credit
+	// back what an ASCII byte costs in any model so the scores compare.
+	const asciiCredit = 3.7 // -log(1/40)
 	lc, ls := math.Log(m.pCont), math.Log(1-m.pCont)
 	total := 0.0
 	prevHigh := false
@@ -235,7 +239,7 @@ func (m *dbcsModel) scoreBytes(b []byte) float64 {
 		}
 		if m.name == "gb18030" && i+3 < len(b) && c >= 0x81 && c <= 0xFE &&
 			b[i+1] >= 0x30 && b[i+1] <= 0x39 && b[i+2] >= 0x81 && b[i+2] <= 0xFE && b[i+3] >= 0x30 && b[i+3] <= 0x39 {
-			total += log4
+			total += log4 + 2*asciiCredit
 			i += 4
 			continue
 		}
@@ -246,6 +250,9 @@ func (m *dbcsModel) scoreBytes(b []byte) float64 {
 			continue
 		}
 		total += s
+		if b[i+1] < 0x80 {
+			total += asciiCredit
+		}
 		i += 2
 	}
 	return total

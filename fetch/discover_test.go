@@ -302,3 +302,47 @@ func FuzzParseSitemap(f *testing.F) {
 		}
 	})
 }
+
+func checkItems(t *testing.T, items []Item) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, it := range items {
+		if !isAbsHTTP(it.URL) || strings.Contains(it.URL, "#") {
+			t.Fatalf("bad item URL %q", it.URL)
+		}
+		c, err := CanonicalURL(it.URL)
+		if err != nil || seen[c] {
+			t.Fatalf("item %q: canonical %q err %v duplicate %v", it.URL, c, err, seen[c])
+		}
+		seen[c] = true
+	}
+}
+
+func FuzzParseFeed(f *testing.F) {
+	f.Add([]byte(`<rss version="2.0"><channel><ttl>5</ttl><item><link>/a</link></item></channel></rss>`))
+	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="b#c"/></entry></feed>`))
+	f.Add([]byte(`{"version":"https://jsonfeed.org/version/1.1","items":[{"url":"c"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		feed, err := ParseFeed(body, "https://a.example/feed")
+		if err != nil {
+			return
+		}
+		if feed.TTL < 0 || feed.TTL > maxFeedTTL {
+			t.Fatalf("TTL %s", feed.TTL)
+		}
+		checkItems(t, feed.Items)
+	})
+}
+
+func FuzzParseListing(f *testing.F) {
+	f.Add([]byte(`<ul><li><a href="/p/1">One</a><time datetime="2026-01-01">x</time></li></ul>`), "li a")
+	f.Add([]byte(`<base href="/x/"><a href="y#z">y</a><a href="mailto:q">m</a>`), "")
+	f.Add([]byte(`<a href="https://a.example/2026/01/post">p</a>`), `/\d{4}/`)
+	f.Fuzz(func(t *testing.T, page []byte, spec string) {
+		items, err := ParseListing(page, "https://a.example/blog/", spec)
+		if err != nil {
+			return
+		}
+		checkItems(t, items)
+	})
+}
