@@ -263,13 +263,29 @@ func boolf(b bool) float64 {
 func (a *analysis) continueCause() {
 	for i := 1; i < len(a.units); i++ {
 		u, prev := &a.units[i], &a.units[i-1]
-		if u.assigned != fNone || prev.assigned != fRootCause || u.block != prev.block || len(u.scores) > 0 {
+		if prev.assigned != fRootCause || u.block != prev.block || u.assigned == fRootCause {
 			continue
 		}
-		if u.kind == fNarrative || u.kind == fAnalysis {
+		// unclaimed, or claimed for lessons only by a conclusion's default
+		open := u.assigned == fNone || u.kind == fRecap && u.assigned == fLessons && u.scores[fLessons] == 0
+		if !open || u.kind != fNarrative && u.kind != fAnalysis && u.kind != fRecap {
+			continue
+		}
+		if top := topField(u.scores); top == fNone || top == fRootCause {
 			u.assigned = fRootCause
 		}
 	}
+}
+
+// topField is the field with the highest cue score, fNone if none.
+func topField(scores map[field]float64) field {
+	best, bs := fNone, 0.0
+	for _, f := range contentFields {
+		if s := scores[f]; s > bs {
+			best, bs = f, s
+		}
+	}
+	return best
 }
 
 func route(u *unit) field {
