@@ -144,7 +144,7 @@ func TestSearch(t *testing.T) {
 		{"database", []string{"CB-0004", "CB-0005"}},
 		{"databases overloaded", []string{"CB-0005"}},
 		{"stalled", []string{"CB-0004", "CB-0001"}},
-		{"дисков", []string{"CB-0002"}},           // word form of "диски"
+		{"дисков", []string{"CB-0002"}},            // word form of "диски"
 		{"переполнение базы", []string{"CB-0002"}}, // OR fallback: "базы" matches
 		{"数据库", []string{"CB-0003"}},
 		{"超时", []string{"CB-0003"}},
