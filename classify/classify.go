@@ -358,7 +358,7 @@ func inlineLabel(text string) (field, int) {
 		return fNone, 0
 	}
 	head := strings.Trim(text[:i], "*_ ?")
-	if strings.Count(head, " ") > 4 || strings.ContainsAny(head, ".,。，") || strings.Contains(text[:i], "://") {
+	if strings.Count(head, " ") > 4 || utf8.RuneCountInString(head) > 40 || hasHan(head) && utf8.RuneCountInString(head) > 12 || strings.ContainsAny(head, ".,。，") || strings.Contains(text[:i], "://") {
 		return fNone, 0
 	}
 	k, weak := headingKind(head)
@@ -421,4 +421,13 @@ func (c *Classifier) Explain(doc *extract.Document) []Route {
 		out = append(out, r)
 	}
 	return out
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if isHanRune(r) {
+			return true
+		}
+	}
+	return false
 }
