@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -938,5 +939,43 @@ func TestNewValidates(t *testing.T) {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%+v) accepted", cfg)
 		}
+	}
+}
+
+func TestTLSHandshakeTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() { // accept, then never answer the ClientHello
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	f := localFetcher(t, func(c *Config) { c.TLSTimeout = 200 * time.Millisecond })
+	start := time.Now()
+	_, err = f.Fetch(context.Background(), Request{URL: "https://" + ln.Addr().String() + "/"})
+	fe := mustKind(t, err, KindTimeout)
+	if !strings.Contains(fe.Error(), "timeout after 200ms in the TLS handshake") {
+		t.Errorf("message %q", fe.Error())
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %s", d)
 	}
 }

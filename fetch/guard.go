@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // special lists every block of the IANA IPv4 and IPv6 special-purpose
@@ -226,7 +227,7 @@ func (g *guard) control(_ context.Context, network, address string, _ syscall.Ra
 func (g *guard) dialer(cfg Config) *net.Dialer {
 	return &net.Dialer{
 		Timeout:        cfg.ConnectTimeout,
-		KeepAlive:      30e9,
+		KeepAlive:      30 * time.Second,
 		Resolver:       cfg.Resolver,
 		ControlContext: g.control,
 	}

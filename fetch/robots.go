@@ -332,13 +332,12 @@ func (r *Robots) Check(ctx context.Context, rawURL string) (RobotsDecision, erro
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return RobotsDecision{}, fmt.Errorf("robots: bad URL %q", rawURL)
 	}
-	origin := strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
-	e := r.entry(ctx, origin)
+	e := r.entry(ctx, originOf(u))
 	switch e.State {
 	case RobotsAllowAll:
 		return RobotsDecision{Allowed: true, Reason: e.Reason}, nil
 	case RobotsRulesFound:
-		rules := r.rules(origin, e)
+		rules := r.rules(originOf(u), e)
 		ok := rules.Allowed(r.agent, rawURL)
 		d := RobotsDecision{Allowed: ok, CrawlDelay: rules.CrawlDelay(r.agent), Reason: "allowed by robots.txt"}
 		if !ok {
@@ -356,12 +355,28 @@ func (r *Robots) Rules(ctx context.Context, rawURL string) *RobotsRules {
 	if err != nil || u.Host == "" {
 		return nil
 	}
-	origin := strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+	origin := originOf(u)
 	e := r.entry(ctx, origin)
 	if e.State != RobotsRulesFound {
 		return nil
 	}
 	return r.rules(origin, e)
+}
+
+// originOf is the robots.txt cache key: scheme://host[:port], lower-cased,
+// default port dropped (robots.txt applies per origin, RFC 9309 §2.3).
+func originOf(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host
 }
 
 func (r *Robots) entry(ctx context.Context, origin string) *RobotsEntry {

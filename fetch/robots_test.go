@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -283,4 +284,18 @@ func FuzzParseRobots(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestOriginOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://Example.com:443/x?y": "https://example.com",
+		"http://example.com:80/":      "http://example.com",
+		"http://example.com:8080/a":   "http://example.com:8080",
+		"http://[::1]:8080/":          "http://[::1]:8080",
+	} {
+		u, _ := url.Parse(in)
+		if got := originOf(u); got != want {
+			t.Errorf("originOf(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
