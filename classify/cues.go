@@ -240,9 +240,9 @@ var fieldCues = map[field]cueSet{
 		weighted(2, cues("alert", "alarm", "paged", "pagerduty", "on-call", "we were notified", "reported",
 			"noticed", "first noticed", "detected", "synthetic monitor", "became aware",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
-			"告警", "报警", "收到", "用户反馈", "用户反映", "投诉")),
+			"告警", "报警", "收到通知", "收到反馈", "用户反馈", "用户反映", "投诉")),
 		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),
-		cues("monitoring", "support ticket", "мониторинг", "监控", "反馈")),
+		cues("monitoring", "support ticket", "мониторинг", "监控", "反馈", "收到")),
 	fRemediation: join(
 		weighted(2, cues("fixed", "resolved", "mitigated", "mitigate", "restored", "rolled back", "roll back",
 			"reverted", "revert", "we restarted", "restarted", "rebooted", "worked around", "workaround",
