@@ -56,7 +56,7 @@ func (p *page) choose() int {
 		if chromeTags[a] || a == atom.Form {
 			hard[i] = true
 		}
-		if c := classify(names(e.node)); !c.strong {
+		if c := e.names; !c.strong {
 			switch {
 			case c.never:
 				hard[i], never[i] = true, true
@@ -180,6 +180,9 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 		if p.els[blk.el].drop {
 			continue
 		}
+		if seen == 0 && bi < e.blocks+8 && bylineLike(blk) {
+			continue // "By Jane Doe - 2019-04-10" above the first paragraph
+		}
 		if seen >= 0.5*total && blk.len <= 60 && endMarker(blk.text) {
 			break // "Comments", "Related posts": the article is over
 		}
@@ -206,7 +209,7 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 // related posts, share prompts; in English, Russian and Chinese.
 var endMarkers = []string{
 	"comment", "leave a reply", "leave a comment", "add comments", "related", "read next",
-	"more from", "more stories", "you may also like", "you might also like", "recommended", "also read",
+	"more from", "more stories", "you may also", "you might also", "also be interested", "recommended", "also read", "sponsored",
 	"see also", "share this", "popular", "most read", "trending",
 	"коммент", "обсуждени", "отзыв", "читайте также", "похожие", "по теме", "другие новости",
 	"новости по теме", "смотрите также", "популярн", "поделиться",
@@ -254,13 +257,13 @@ func keep(b *block) bool {
 // boilerStarts open the short lines that news and blog pages put in and
 // around an article: sharing, printing, sources, editors, tags, captions.
 var boilerStarts = []string{
-	"share", "print", "email", "e-mail", "advertisement", "tags:", "tagged", "posted in", "filed under",
+	"share", "print", "email", "e-mail", "advert", "sponsored", "this slideshow", "don't miss", "don’t miss", "tags:", "tagged", "posted in", "filed under",
 	"image:", "photo:", "credit:", "follow us", "sign up", "click here", "read more", "related:", "copyright", "©",
 	"all rights reserved", "last updated", "published:", "updated:",
 	"источник:", "версия для печати", "распечатать", "поделиться", "теги:", "метки:", "фото:", "автор:",
-	"читайте также", "подписывайтесь", "все права защищены", "опубликовано",
+	"читайте также", "подписывайтесь", "все права защищены", "опубликовано", "реклама",
 	"免责声明", "责任编辑", "[责任编辑", "【责任编辑", "编辑：", "编辑:", "(编辑", "（编辑", "字号", "分享到", "打印",
-	"关闭窗口", "来源：", "来源:", "原标题", "标签：", "相关新闻", "用手机", "【纠错】", "版权所有", "本文来源",
+	"关闭窗口", "广告", "来源：", "来源:", "原标题", "标签：", "相关新闻", "用手机", "【纠错】", "版权所有", "本文来源",
 }
 
 // boilerLine reports a short line that opens with one of boilerStarts.
@@ -354,4 +357,25 @@ func (p *page) markTeasers() {
 			}
 		}
 	}
+}
+
+// bylineStarts open author lines.
+var bylineStarts = []string{"by ", "posted by", "written by", "автор", "作者", "文/", "文｜"}
+
+// bylineLike reports a short line that carries a date or opens with an
+// author cue: the byline or dateline above an article.
+func bylineLike(b *block) bool {
+	if b.kind != Paragraph || b.len > 100 {
+		return false
+	}
+	if hasYear(b.text) && findDate(b.text) != "" {
+		return true
+	}
+	l := strings.ToLower(b.text)
+	for _, s := range bylineStarts {
+		if strings.HasPrefix(l, s) {
+			return true
+		}
+	}
+	return false
 }

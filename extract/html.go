@@ -25,7 +25,9 @@ const maxDepth = 400
 // the article container. Boilerplate inside it (share bars, related lists,
 // comments, link lists) is then dropped by class/id patterns and link density.
 func extractHTML(raw []byte, opts Options) (*Document, error) {
-	raw = bytes.ToValidUTF8(raw, nil)
+	if !utf8.Valid(raw) {
+		raw = bytes.ToValidUTF8(raw, nil)
+	}
 	if maybeDeep(raw, parseDepthLimit) {
 		raw = flattenDeep(raw, parseDepthLimit)
 	}
@@ -56,6 +58,7 @@ type elem struct {
 	blocks int     // index of the first block in the subtree
 	end    int     // one past the last block in the subtree
 	drop   bool    // boilerplate inside a container: not emitted
+	names  nameClass
 }
 
 // block is a run of text to emit, tied to the element that holds it.
@@ -208,6 +211,9 @@ func (p *page) walk(n *html.Node, parent, depth int) {
 		}
 		return
 	}
+	if a == atom.Figcaption {
+		return // captions describe pictures, not the article's argument
+	}
 	if a == atom.Img || a == atom.Picture || a == atom.Source {
 		return
 	}
@@ -234,7 +240,8 @@ func (p *page) walk(n *html.Node, parent, depth int) {
 	p.flush()
 	idx := len(p.els)
 	p.els = append(p.els, elem{node: n, parent: parent, blocks: len(p.blocks)})
-	p.els[idx].bonus = hint(n)
+	p.els[idx].names = classify(names(n))
+	p.els[idx].bonus = hint(n, p.els[idx].names)
 	saved := p.curEl
 	savedKind := p.curKind
 	p.curEl = idx
@@ -346,7 +353,7 @@ func isDataTable(tr *html.Node) bool {
 }
 
 // hint scores an element's tag, class and id.
-func hint(n *html.Node) float64 {
+func hint(n *html.Node, c nameClass) float64 {
 	switch n.DataAtom {
 	case atom.Article, atom.Main:
 		return 0.2
@@ -356,7 +363,6 @@ func hint(n *html.Node) float64 {
 	if ip := attr(n, "itemprop"); ip == "articleBody" || ip == "text" {
 		return 0.3
 	}
-	c := classify(names(n))
 	switch {
 	case c.strong:
 		return 0.3
@@ -506,8 +512,6 @@ func linkLen(n *html.Node, depth int) int {
 	}
 	return total
 }
-
-var _ = utf8.RuneLen
 
 // datesNear finds dates written just before and at the top of the
 // container, where bylines sit.
