@@ -238,7 +238,8 @@ var fieldCues = map[field]cueSet{
 			"升级", "上线", "发布", "变更", "迁移", "定时", "复制一份", "激增")),
 	fDetection: join(
 		weighted(2, cues("alert", "alarm", "paged", "pagerduty", "on-call", "we were notified", "reported",
-			"noticed", "first noticed", "detected", "synthetic monitor", "became aware",
+			"noticed", "first noticed", "detected", "synthetic monitor", "became aware", "automated warning",
+			"got a warning", "warning from",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
 			"告警", "报警", "收到通知", "收到反馈", "用户反馈", "用户反映", "投诉")),
 		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),

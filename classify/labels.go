@@ -66,7 +66,7 @@ var triggerCues = map[string]cueSet{
 }
 
 var detectionCues = map[string]cueSet{
-	"automated-alert": cues("alert", "alarm", "paged", "pagerduty", "monitoring", "synthetic", "alertmanager",
+	"automated-alert": cues("alert", "alarm", "paged", "automated warning", "warning from", "pagerduty", "monitoring", "synthetic", "alertmanager",
 		"detected", "automatic", "алерт", "алёрт", "мониторинг", "оповещен", "告警", "报警", "监控"),
 	"customer-report": cues("customer", "user reported", "users reported", "a user", "support ticket", "complain",
 		"twitter", "клиент", "пользовател", "жалоб", "用户反馈", "用户反映", "客户", "投诉"),
@@ -166,7 +166,14 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
 		}
-	} else if rc != "" {
+	} else if rc == "" {
+		// nothing stated as cause or trigger: a trigger the article names
+		// clearly still counts
+		if kind, s := bestLabel(triggerCues, triggerOrder, title, a.low); kind != "" && s >= triggerMin {
+			cs.Trigger.Kind = kind
+			conf["trigger.kind"] = 0.3
+		}
+	} else {
 		// no trigger told apart from the cause: one named in the cause or
 		// the title, else the cause was there all along
 		if kind, s := bestLabel(triggerCues, triggerOrder, title+"\n"+rc, ""); kind != "" && s >= triggerMin {
@@ -191,6 +198,12 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			cs.Detection.Method = m
 			conf["detection.method"] = round2(min(0.4+s/15, 0.9))
 		}
+	}
+	if cs.Detection.Method == "" && (rc != "" || cs.Symptoms != "") {
+		// a story of a failure that names no alert and no report: the team
+		// found it themselves
+		cs.Detection.Method = "internal-report"
+		conf["detection.method"] = 0.3
 	}
 	cs.Components = a.components(rc)
 }
