@@ -24,9 +24,8 @@ func Decode(body []byte, contentType string) ([]byte, string) {
 	if enc, name, n := bomEncoding(body); enc != nil {
 		return decodeWith(enc, body[n:]), name
 	}
-	media, params, _ := mime.ParseMediaType(contentType)
-	media = strings.ToLower(media)
-	if enc, name := lookupCharset(params["charset"]); enc != nil {
+	media, declared := parseContentType(contentType)
+	if enc, name := lookupCharset(declared); enc != nil {
 		return decodeWith(enc, body), name
 	}
 	if media == "text/html" || media == "application/xhtml+xml" || media == "" {
@@ -42,6 +41,27 @@ func Decode(body []byte, contentType string) ([]byte, string) {
 	name := detectCharset(body)
 	enc, _ := htmlindex.Get(name)
 	return decodeWith(enc, body), name
+}
+
+// parseContentType returns the lower-cased media type and the charset
+// parameter, tolerating the malformed values servers send
+// ("text/html;charset", "text/html; charset=utf-8; charset=utf-8").
+func parseContentType(v string) (media, charset string) {
+	if m, params, err := mime.ParseMediaType(v); err == nil && strings.Contains(m, "/") {
+		return strings.ToLower(m), params["charset"]
+	}
+	parts := strings.Split(v, ";")
+	media = strings.ToLower(strings.TrimSpace(parts[0]))
+	if !strings.Contains(media, "/") {
+		media = ""
+	}
+	for _, p := range parts[1:] {
+		k, val, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "charset") && charset == "" {
+			charset = strings.Trim(strings.TrimSpace(val), `"'`)
+		}
+	}
+	return media, charset
 }
 
 func bomEncoding(b []byte) (encoding.Encoding, string, int) {

@@ -265,3 +265,21 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestParseContentType(t *testing.T) {
+	tests := []struct{ in, media, charset string }{
+		{"text/html; charset=UTF-8", "text/html", "UTF-8"},
+		{"TEXT/HTML", "text/html", ""},
+		{"text/html;charset", "text/html", ""},
+		{"text/html; charset=gbk; charset=gbk", "text/html", "gbk"},
+		{`text/plain; charset="windows-1251"; x`, "text/plain", "windows-1251"},
+		{"", "", ""},
+		{"garbage", "", ""},
+	}
+	for _, tt := range tests {
+		m, c := parseContentType(tt.in)
+		if m != tt.media || c != tt.charset {
+			t.Errorf("parseContentType(%q) = %q, %q; want %q, %q", tt.in, m, c, tt.media, tt.charset)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -332,13 +331,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 	if req.MaxBytes > 0 {
 		limit = req.MaxBytes
 	}
-	declared := resp.Header.Get("Content-Type")
-	media, params, _ := mime.ParseMediaType(declared)
-	media = strings.ToLower(media)
-	// Refuse what we will never use before reading a byte of it.
+	media, declaredCharset := parseContentType(resp.Header.Get("Content-Type"))
+	// Refuse what we will never use before reading a byte of it; JSON is
+	// read, as it is kept when it is a JSON Feed.
 	if !req.AnyContentType && media != "" && !needsSniff(media) && !isGzipFile(media) && !acceptable(media) &&
-		media != "application/json" { // read: it is kept when it is a JSON Feed
-
+		media != "application/json" {
 		drain(resp.Body)
 		return nil, unsupported(page.URL, media)
 	}
@@ -369,8 +366,8 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 		return nil, unsupported(page.URL, media)
 	}
 	ct := media
-	if cs := params["charset"]; cs != "" {
-		ct += "; charset=" + cs
+	if declaredCharset != "" {
+		ct += "; charset=" + declaredCharset
 	}
 	body, charset := Decode(raw, ct)
 	if charset != "utf-8" && isXMLType(media) {
