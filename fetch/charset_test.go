@@ -130,6 +130,7 @@ func TestDecodePrecedence(t *testing.T) {
 		{"iso-8859-1 reads as windows-1252", "text/plain; charset=iso-8859-1", []byte("caf\xe9 \x93ok\x94"), "windows-1252", "café “ok”"},
 		{"ascii", "text/plain", []byte("plain ascii"), "utf-8", "plain ascii"},
 		{"utf-8 undeclared", "text/plain", []byte(ru), "utf-8", ru},
+		{"utf-8 with a stray byte", "text/plain", []byte(ru + " \xff " + ru + " " + ru), "utf-8", ru},
 		{"declared utf-16 without BOM reads as utf-8", "text/html; charset=utf-16", []byte(ru), "utf-8", ru},
 	}
 	for _, tt := range tests {

@@ -298,7 +298,7 @@ func DetectCharset(b []byte) (string, float64) {
 			high++
 		}
 	}
-	if high == 0 || validUTF8Prefix(b) {
+	if high == 0 || validUTF8Prefix(b) || mostlyUTF8(b) {
 		return "utf-8", 0
 	}
 	best, second := math.Inf(-1), math.Inf(-1)
@@ -317,6 +317,30 @@ func DetectCharset(b []byte) (string, float64) {
 		consider(m.name, m.scoreBytes(b))
 	}
 	return bestName, (best - second) / float64(high)
+}
+
+// mostlyUTF8 accepts UTF-8 with a few stray bytes (a bad copy-paste, a
+// truncated character): legacy text almost never forms valid multi-byte
+// sequences, so many valid sequences and at most 2% invalid bytes among
+// the non-ASCII ones is UTF-8, and decoding it otherwise would garble all
+// the rest.
+func mostlyUTF8(b []byte) bool {
+	valid, invalid := 0, 0
+	for len(b) > 0 {
+		if b[0] < 0x80 {
+			b = b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			invalid++
+			b = b[1:]
+			continue
+		}
+		valid += size
+		b = b[size:]
+	}
+	return valid >= 16 && invalid*50 <= valid+invalid
 }
 
 // validUTF8Prefix is utf8.Valid, tolerating one incomplete character at the
