@@ -284,3 +284,48 @@ func TestParseContentType(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectOnCorpus encodes whole documents of shared/corpus (en, ru, zh
+// write-ups, HTML and Markdown) in the legacy encodings of their language,
+// in memory, and checks the detector names the encoding. It skips when
+// ../shared is absent.
+func TestDetectOnCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	tsv, err := os.ReadFile(filepath.Join(root, "SOURCES.tsv"))
+	if err != nil {
+		t.Skip("shared corpus absent")
+	}
+	encs := map[string][]struct {
+		enc  encoding.Encoding
+		name string
+	}{
+		"ru": {{charmap.Windows1251, "windows-1251"}, {charmap.KOI8R, "koi8-r"}},
+		"zh": {{simplifiedchinese.GBK, "gb18030"}, {simplifiedchinese.GB18030, "gb18030"}},
+		"en": {{charmap.Windows1252, "windows-1252"}},
+	}
+	total, ok := 0, 0
+	for _, line := range strings.Split(string(tsv), "\n")[1:] {
+		cols := strings.Split(line, "\t")
+		if len(cols) < 2 {
+			continue
+		}
+		doc, err := os.ReadFile(filepath.Join(root, cols[0]))
+		if err != nil {
+			continue
+		}
+		for _, e := range encs[cols[1]] {
+			raw, err := encoding.ReplaceUnsupported(e.enc.NewEncoder()).Bytes(doc)
+			if err != nil || !hasHigh(raw) {
+				continue
+			}
+			total++
+			got, margin := DetectCharset(raw)
+			if got == e.name {
+				ok++
+			} else {
+				t.Errorf("%s as %s: detected %s (margin %.2f)", cols[0], e.name, got, margin)
+			}
+		}
+	}
+	t.Logf("corpus documents detected: %d/%d", ok, total)
+}
