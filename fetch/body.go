@@ -98,7 +98,7 @@ func readBody(body io.Reader, encodings []string, limit int64, truncate bool) ([
 			return nil, &decodeError{err: fmt.Errorf("unsupported content encoding %q", encodings[i]), permanent: true}
 		}
 		if err != nil {
-			return nil, wrapDecode(wire, err, truncate)
+			return nil, wrapDecode(wire, err)
 		}
 	}
 	b, err := readCapped(r, limit)
@@ -106,7 +106,7 @@ func readBody(body io.Reader, encodings []string, limit int64, truncate bool) ([
 		if truncate && wire.hitWall {
 			return trim(b, limit), nil
 		}
-		return nil, wrapDecode(wire, err, truncate)
+		return nil, wrapDecode(wire, err)
 	}
 	if int64(len(b)) > limit {
 		if truncate {
@@ -149,7 +149,7 @@ func trim(b []byte, limit int64) []byte {
 	return b
 }
 
-func wrapDecode(wire *wireReader, err error, truncate bool) error {
+func wrapDecode(wire *wireReader, err error) error {
 	var le *limitError
 	if errors.As(err, &le) {
 		return err
