@@ -299,3 +299,35 @@ func TestOriginOf(t *testing.T) {
 		}
 	}
 }
+
+func TestRobotsShorterHTTPFreshness(t *testing.T) {
+	for _, tt := range []struct {
+		cacheControl string
+		refetchAfter time.Duration
+	}{
+		{"max-age=3600", time.Hour},
+		{"no-cache", time.Minute}, // floor: not a refetch per URL
+	} {
+		var hits atomic.Int32
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			w.Header().Set("Cache-Control", tt.cacheControl)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /x\n")
+		})
+		now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+		f := localFetcher(t, func(c *Config) { c.Now = func() time.Time { return now } })
+		r := NewRobots(f, nil, agent)
+		r.Now = func() time.Time { return now }
+		r.Check(context.Background(), srv.URL+"/a")
+		now = now.Add(tt.refetchAfter - time.Second)
+		r.Check(context.Background(), srv.URL+"/a")
+		if hits.Load() != 1 {
+			t.Errorf("%s: refetched early", tt.cacheControl)
+		}
+		now = now.Add(2 * time.Second)
+		r.Check(context.Background(), srv.URL+"/a")
+		if hits.Load() != 2 {
+			t.Errorf("%s: not refetched after %s", tt.cacheControl, tt.refetchAfter)
+		}
+	}
+}
