@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -18,24 +19,32 @@ type cue struct {
 // cueSet is a list of cues matched together.
 type cueSet []cue
 
-// score sums the weights of the cues found in low (already lower-cased).
+// score sums the weights of the cues found in low (already lower-cased);
+// a cue counts once however often it occurs.
 func (cs cueSet) score(low string) float64 {
 	if len(cs) == 0 {
 		return 0
 	}
-	found := compiled(cs).found(low, false)
 	s := 0.0
-	for i, n := range found {
-		if n > 0 {
-			s += cs[i].weight
+	var seen []int
+	compiled(cs).each(low, func(ci int) bool {
+		if !slices.Contains(seen, ci) {
+			seen = append(seen, ci)
+			s += cs[ci].weight
 		}
-	}
+		return true
+	})
 	return s
 }
 
 // any reports whether one of the cues occurs in low.
 func (cs cueSet) any(low string) bool {
-	return cs.score(low) > 0
+	if len(cs) == 0 {
+		return false
+	}
+	hit := false
+	compiled(cs).each(low, func(int) bool { hit = true; return false })
+	return hit
 }
 
 // count counts the occurrences of every cue in low.
@@ -44,9 +53,7 @@ func (cs cueSet) count(low string) int {
 		return 0
 	}
 	n := 0
-	for _, c := range compiled(cs).found(low, true) {
-		n += c
-	}
+	compiled(cs).each(low, func(int) bool { n++; return true })
 	return n
 }
 
@@ -96,9 +103,9 @@ func key(s string, r0 rune) string {
 	return s[:n0+n1]
 }
 
-// found counts matches per cue (or only marks them when all is false).
-func (ix *cueIndex) found(low string, all bool) []int {
-	out := make([]int, len(ix.cs))
+// each calls fn with the index of every cue occurrence in low, until fn
+// returns false. It allocates nothing: it runs for every sentence.
+func (ix *cueIndex) each(low string, fn func(ci int) bool) {
 	prevWord := false
 	for i := 0; i < len(low); {
 		var r rune
@@ -113,15 +120,13 @@ func (ix *cueIndex) found(low string, all bool) []int {
 			word = (unicode.IsLetter(r) || unicode.IsDigit(r)) && !han
 		}
 		if han || (word && !prevWord) {
-			_, n1 := utf8.DecodeRuneInString(low[i+n:])
-			for _, k := range []string{low[i : i+n], low[i:min(i+n+n1, len(low))]} {
-				for _, ci := range ix.byKey[k] {
-					if (all || out[ci] == 0) && strings.HasPrefix(low[i:], ix.cs[ci].text) && (!ix.whole || endsWord(low, i+len(ix.cs[ci].text), ix.cs[ci].text)) {
-						out[ci]++
-					}
-				}
-				if n1 == 0 || han {
-					break
+			if !ix.try(low, i, ix.byKey[low[i:i+n]], fn) {
+				return
+			}
+			if !han && i+n < len(low) {
+				_, n1 := utf8.DecodeRuneInString(low[i+n:])
+				if !ix.try(low, i, ix.byKey[low[i:i+n+n1]], fn) {
+					return
 				}
 			}
 		}
@@ -129,13 +134,25 @@ func (ix *cueIndex) found(low string, all bool) []int {
 		i += n
 	}
 	for _, ci := range ix.other {
-		if all {
-			out[ci] = strings.Count(low, ix.cs[ci].text)
-		} else if strings.Contains(low, ix.cs[ci].text) {
-			out[ci] = 1
+		for k := strings.Count(low, ix.cs[ci].text); k > 0; k-- {
+			if !fn(ci) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// try reports the candidates that match at position i; false stops the scan.
+func (ix *cueIndex) try(low string, i int, cands []int, fn func(int) bool) bool {
+	for _, ci := range cands {
+		t := ix.cs[ci].text
+		if strings.HasPrefix(low[i:], t) && (!ix.whole || endsWord(low, i+len(t), t)) {
+			if !fn(ci) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func containsWord(s, w string) bool { return indexWord(s, w) >= 0 }
@@ -302,11 +319,10 @@ func (lc labelledCues) counts(low string) map[string]int {
 	if len(lc.cs) == 0 {
 		return out
 	}
-	for i, n := range compiled(lc.cs).found(low, true) {
-		if n > 0 {
-			out[lc.labels[i]] += n
-		}
-	}
+	compiled(lc.cs).each(low, func(ci int) bool {
+		out[lc.labels[ci]]++
+		return true
+	})
 	return out
 }
 
@@ -343,11 +359,14 @@ var (
 // counts once per sentence.
 func fieldScores(low string) map[field]float64 {
 	out := make(map[field]float64, 4)
-	for i, n := range compiled(allFieldCues).found(low, false) {
-		if n > 0 {
-			out[allFieldOf[i]] += allFieldCues[i].weight
+	var seen []int
+	compiled(allFieldCues).each(low, func(ci int) bool {
+		if !slices.Contains(seen, ci) {
+			seen = append(seen, ci)
+			out[allFieldOf[ci]] += allFieldCues[ci].weight
 		}
-	}
+		return true
+	})
 	if out[fDetection] > 0 && noDetection.any(low) {
 		delete(out, fDetection)
 	}

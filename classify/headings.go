@@ -92,11 +92,12 @@ func headingKind(h string) (kind field, weak bool) {
 	}
 	low := strings.ToLower(h)
 	first := -1
-	for i, n := range compiled(allHeadingCues).found(low, false) {
-		if n > 0 && (first < 0 || allHeadingRule[i] < first) {
-			first = allHeadingRule[i]
+	compiled(allHeadingCues).each(low, func(ci int) bool {
+		if first < 0 || allHeadingRule[ci] < first {
+			first = allHeadingRule[ci]
 		}
-	}
+		return true
+	})
 	if first < 0 {
 		return fNone, false
 	}

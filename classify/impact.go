@@ -46,6 +46,9 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 	// durations are read from whole blocks: a label such as "Time to
 	// detection:" may have been taken off the sentence as a heading
 	for _, dl := range durationLabels {
+		if !dl.labels.any(a.low) {
+			continue
+		}
 	blocks:
 		for _, sec := range a.doc.Sections {
 			for _, b := range sec.Blocks {

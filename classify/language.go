@@ -136,6 +136,14 @@ func (l *LanguageDetector) decide(det lingua.LanguageDetector, p []proseWord, sc
 		sb.WriteByte(' ')
 	}
 	text := sb.String()
+	// Settle the clear cases without lingua, whose confidence arithmetic is
+	// slow: Russian by its letters, English by its function words.
+	if script == scriptCyrillic && surelyRussian(text) {
+		return "ru", "ru"
+	}
+	if script == scriptLatin && surelyEnglish(p) {
+		return "en", "en"
+	}
 	lang, ok := det.DetectLanguageOf(text)
 	if script == scriptCyrillic && lang != lingua.Russian {
 		lang, ok = preferRussian(det, text, lang, ok)
@@ -304,4 +312,43 @@ func preferRussian(det lingua.LanguageDetector, text string, lang lingua.Languag
 		return lingua.Russian, true
 	}
 	return lang, ok
+}
+
+// surelyRussian: letters only Russian has among the loaded languages (ы, э
+// or ё, which Bulgarian, Serbian and Macedonian lack, with и, щ or ъ, which
+// Belarusian lacks) and none that Russian lacks.
+func surelyRussian(text string) bool {
+	return !strings.ContainsAny(text, nonRussianLetters) &&
+		strings.ContainsAny(text, "ыэёЫЭЁ") && strings.ContainsAny(text, "ищъИЩЪ")
+}
+
+// englishFunctionWords are frequent in any English prose and rare as words
+// of the other Latin-script languages loaded.
+var englishFunctionWords = map[string]bool{
+	"the": true, "and": true, "of": true, "to": true, "is": true, "was": true, "that": true,
+	"we": true, "it": true, "for": true, "with": true, "were": true, "this": true, "which": true,
+	"from": true, "have": true, "has": true, "be": true, "are": true, "not": true, "by": true,
+}
+
+// surelyEnglish: at least 60 words, a fifth of them English function words,
+// and almost no letters outside ASCII (German, French, Spanish, Portuguese
+// and the rest write diacritics).
+func surelyEnglish(p []proseWord) bool {
+	words, fn, letters, accented := 0, 0, 0, 0
+	for _, w := range p {
+		if w.script != scriptLatin {
+			continue
+		}
+		words++
+		if englishFunctionWords[strings.ToLower(w.text)] {
+			fn++
+		}
+		for _, r := range w.text {
+			letters++
+			if r >= utf8.RuneSelf {
+				accented++
+			}
+		}
+	}
+	return words >= 60 && fn*5 >= words && accented*200 <= letters
 }

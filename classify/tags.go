@@ -98,11 +98,10 @@ var foldedTags, foldedSlugs = func() (cueSet, []string) {
 // tagCounts counts tag mentions in text (and low, its lower-cased form).
 func tagCounts(text, low string) map[string]int {
 	out := map[string]int{}
-	for i, n := range compiledWith(foldedTags, true).found(low, true) {
-		if n > 0 {
-			out[foldedSlugs[i]] += n
-		}
-	}
+	compiledWith(foldedTags, true).each(low, func(ci int) bool {
+		out[foldedSlugs[ci]]++
+		return true
+	})
 	for _, al := range tagAliases() {
 		if al.exact {
 			if n := countWhole(text, al.text); n > 0 {
