@@ -37,6 +37,8 @@ type Config struct {
 	Log       *slog.Logger
 	// Ready reports whether the pipeline is connected, for /healthz.
 	Ready func() error
+	// Crawler serves /api/v1/sources; nil when no sources are crawled.
+	Crawler Crawler
 }
 
 // Server is the HTTP front of casebook.
@@ -78,6 +80,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/v1/review/reviewers", s.admin(s.addReviewer))
 	m.HandleFunc("GET /api/v1/review/reviewers", s.admin(s.listReviewers))
 	m.HandleFunc("DELETE /api/v1/review/reviewers/{id}", s.admin(s.revokeReviewer))
+	s.sourceRoutes()
 
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)

@@ -32,7 +32,11 @@ type ServeConfig struct {
 	Stages           []string // stage workers this process runs; default all
 	Fetch            fetch.Config
 	Runner           RunnerConfig
-	Log              *slog.Logger
+	// Sources are crawled on their intervals; none means no crawling.
+	Sources []Source
+	// Politeness is the per-host policy every fetch worker follows.
+	Politeness Politeness
+	Log        *slog.Logger
 	// Started, if set, is called with the bound HTTP address once serving.
 	Started func(httpAddr string)
 }
@@ -46,9 +50,11 @@ type Service struct {
 	HTTP    *http.Server
 	Addr    string
 	Metrics *Metrics
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
-	errs    chan error
+	// Scheduler crawls the sources; nil without sources.
+	Scheduler *Scheduler
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	errs      chan error
 }
 
 // AdminTokenFile is where the first admin token is written, inside the data dir.
@@ -125,6 +131,10 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 			}
 		}()
 	}
+	if err := s.startCrawl(rctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.wg.Add(1)
 	go func() { // keep the promise of Replay while running, not only at start
 		defer s.wg.Done()
@@ -140,7 +150,7 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		}
 	}()
 
-	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready})
+	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler()})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		s.Close()
@@ -172,7 +182,11 @@ func BuildRunners(bus *Bus, stages []string, store *sinks.Store, fc fetch.Config
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, WireFetch(bus, &FetchStage{Fetcher: f}, rc))
+			fs, err := newFetchStage(bus, f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, WireFetch(bus, fs, rc))
 		case StageExtract:
 			out = append(out, WireExtract(bus, &ExtractStage{}, rc))
 		case StageClassify:

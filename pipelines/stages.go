@@ -21,14 +21,48 @@ type Stage[In, Out any] interface {
 	Close() error
 }
 
-// FetchStage downloads a submission's URL.
+// FetchStage downloads a submission's URL. With Polite set, every fetch
+// waits its turn for the host and crawled URLs obey robots.txt (a manual
+// submission is a person's request and skips it); with Seen set, a crawled
+// page whose content or rel=canonical URL was already seen is skipped.
 type FetchStage struct {
 	Fetcher *fetch.Fetcher
+	Polite  *PoliteFetcher
+	Seen    SeenClaimer
 }
 
-// Process fetches the task's URL.
+// Process fetches the task's URL. A host that cannot take the request within
+// the policy's in-process wait yields a *DeferError.
 func (s *FetchStage) Process(ctx context.Context, in FetchTask) (*fetch.Page, error) {
-	return s.Fetcher.Fetch(ctx, fetch.Request{URL: in.URL})
+	req := fetch.Request{URL: in.URL}
+	if s.Polite == nil {
+		return s.Fetcher.Fetch(ctx, req)
+	}
+	page, err := s.Polite.Fetch(ctx, req, isCrawl(in.Origin), 0)
+	if err != nil || s.Seen == nil || !isCrawl(in.Origin) {
+		return page, err
+	}
+	canonical, cerr := fetch.CanonicalForPage(page)
+	if cerr != nil {
+		canonical = ""
+	}
+	dup, err := s.Seen.Claim(ctx, SeenClaim{SubmissionID: in.SubmissionID, Source: sourceOf(in.Origin), URL: canonical, SHA256: page.RawSHA256})
+	if err != nil {
+		// The sink still deduplicates by URL and content; go on without.
+		return page, nil
+	}
+	if dup != "" {
+		return nil, &casebook.SkipError{Reason: "already seen: same page as " + dup, DuplicateOf: dup}
+	}
+	return page, nil
+}
+
+// MaxPoliteWait is how long a deferred task may wait in-process.
+func (s *FetchStage) MaxPoliteWait(ctx context.Context) time.Duration {
+	if s.Polite == nil || s.Polite.Limiter == nil {
+		return DefaultMaxWait
+	}
+	return s.Polite.Limiter.Policy(ctx).MaxWait
 }
 
 // Close releases nothing; the fetcher's connections idle out.

@@ -5,25 +5,62 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/extract"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/sinks"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // WireFetch consumes casebook.work.fetch: fetch, store the body in the object
 // store, publish a PageRef to casebook.work.extract.
+//
+// Politeness waits never burn delivery attempts: a short wait for the host
+// happens in the handler (the runner keeps the message alive with
+// InProgress); a longer one re-publishes the task with a not-before time
+// and acknowledges this copy, carrying the count of failed attempts along
+// so a host that keeps answering 429 still ends the submission.
 func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Runner {
+	cfg.defaults()
+	waiter, _ := st.(interface {
+		MaxPoliteWait(context.Context) time.Duration
+	})
 	return newRunner(bus, StageFetch, cfg, func(ctx context.Context, m *message) error {
 		var task FetchTask
 		if err := m.Decode(ctx, &task); err != nil {
 			return err
 		}
+		h := m.msg.Headers()
+		prior, _ := strconv.Atoi(h.Get(headerPriorAttempts))
+		defers, _ := strconv.Atoi(h.Get(headerDefers))
+		failed := prior + m.Attempt - 1 // failed deliveries of every copy so far
+		if prior > 0 && failed >= cfg.MaxAttempts {
+			return casebook.Permanentf("gave up after %d attempts: %s", failed, h.Get(headerLastError))
+		}
+		maxWait := DefaultMaxWait
+		if waiter != nil {
+			maxWait = waiter.MaxPoliteWait(ctx)
+		}
+		if nb, err := time.Parse(time.RFC3339Nano, h.Get(headerNotBefore)); err == nil {
+			if wait := time.Until(nb); wait > maxWait {
+				return requeueFetch(ctx, bus, m, nb, failed, defers, h.Get(headerLastError))
+			} else if err := sleepCtx(ctx, wait); err != nil {
+				return err
+			}
+		}
 		_ = bus.Emit(ctx, Event{SubmissionID: task.SubmissionID, Stage: StageFetch, State: casebook.StateFetching})
 		page, err := st.Process(ctx, task)
 		host := hostOf(task.URL)
+		var de *DeferError
+		if errors.As(err, &de) {
+			cfg.Metrics.ObserveFetch(host, "deferred")
+			return requeueFetch(ctx, bus, m, de.Until, failed, defers, de.Error())
+		}
 		if err != nil {
 			cfg.Metrics.ObserveFetch(host, fetchOutcome(err))
 			return err
@@ -40,6 +77,41 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		return bus.Publish(ctx, SubjectExtract, task.SubmissionID+":extract", task.SubmissionID, ref)
 	})
+}
+
+// Headers of a fetch task re-published to wait for its host.
+const (
+	headerNotBefore     = "Casebook-Not-Before" // RFC 3339 time the host is free again
+	headerPriorAttempts = "Casebook-Prior-Attempts"
+	headerDefers        = "Casebook-Defers"
+	headerLastError     = "Casebook-Last-Error"
+)
+
+// requeueFetch publishes the task again to come back at notBefore; the
+// caller's nil return then acknowledges this copy. The Nats-Msg-Id counts
+// the deferrals, so a redelivered copy re-publishing again is a no-op.
+func requeueFetch(ctx context.Context, bus *Bus, m *message, notBefore time.Time, failed, defers int, lastErr string) error {
+	msg := nats.NewMsg(SubjectFetch)
+	msg.Data = m.msg.Data()
+	for _, k := range []string{HeaderSubmission, HeaderBlob} {
+		if v := m.msg.Headers().Get(k); v != "" {
+			msg.Header.Set(k, v)
+		}
+	}
+	msg.Header.Set(headerNotBefore, notBefore.UTC().Format(time.RFC3339Nano))
+	msg.Header.Set(headerPriorAttempts, strconv.Itoa(failed))
+	msg.Header.Set(headerDefers, strconv.Itoa(defers+1))
+	if len(lastErr) > 512 {
+		lastErr = lastErr[:512]
+	}
+	if lastErr != "" {
+		msg.Header.Set(headerLastError, strings.ToValidUTF8(strings.ReplaceAll(lastErr, "\n", " "), ""))
+	}
+	id := fmt.Sprintf("%s:fetch:defer:%d", m.SubmissionID, defers+1)
+	if _, err := bus.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("re-publish deferred fetch: %w", err)
+	}
+	return nil
 }
 
 func fetchOutcome(err error) string {

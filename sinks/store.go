@@ -41,7 +41,7 @@ var (
 	bCounters    = []byte("counters")     // name -> uint64
 	bMeta        = []byte("meta")         // schema version etc.
 	allBuckets   = [][]byte{bSubmissions, bSubByURL, bCases, bCaseByURL, bCaseByHash, bAliases,
-		bDraftQueue, bPublished, bCaseSub, bTokens, bHistory, bCounters, bMeta}
+		bDraftQueue, bPublished, bCaseSub, bTokens, bHistory, bCounters, bMeta, bSeen, bSources}
 )
 
 // Store is the bbolt-backed casebook store.

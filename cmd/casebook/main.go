@@ -27,6 +27,7 @@ func commands() []command {
 		{"review", "review drafts: list | show ID | approve ID | reject ID --reason R", runReview},
 		{"reviewer", "manage reviewer tokens (admin): add NAME | list | revoke ID", runReviewer},
 		{"cases", "read published cases: list | show ID", runCases},
+		{"crawl", "crawl sources now and show progress: crawl [--source NAME] | crawl --list", runCrawl},
 		{"extract", "print the case (or --main-text) for one local document", runExtract},
 		{"eval", "score extraction: eval content --aeb DIR --daniel DIR | eval cases --gold DIR", runEval},
 	}

@@ -94,6 +94,9 @@ func runServe(ctx context.Context, args []string) error {
 	stages := fs.String("stages", "all", "stage workers to run in this process: all or a list of fetch,extract,classify,sink")
 	concurrency := fs.Int("concurrency", 4, "messages each stage handles at once")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	sourcesFile := fs.String("sources", os.Getenv("CASEBOOK_SOURCES"), "YAML file of crawl sources; empty: the built-in list; \"none\": no crawling")
+	hostDelay := fs.Duration("host-delay", pipelines.DefaultHostDelay, "least time between two requests to one host, across all fetch workers")
+	hostConc := fs.Int("host-concurrency", pipelines.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
 	var ff fetchFlags
 	ff.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +105,16 @@ func runServe(ctx context.Context, args []string) error {
 	fc, err := ff.config()
 	if err != nil {
 		return err
+	}
+	var sources []pipelines.Source
+	switch *sourcesFile {
+	case "":
+		sources = pipelines.DefaultSources()
+	case "none":
+	default:
+		if sources, err = pipelines.LoadSources(*sourcesFile); err != nil {
+			return err
+		}
 	}
 	st, err := parseStages(*stages)
 	if err != nil {
@@ -112,6 +125,7 @@ func runServe(ctx context.Context, args []string) error {
 		DataDir: *data, HTTPAddr: *httpAddr, NATSURL: *natsURL, NATSListen: *natsListen,
 		NATSSyncInterval: *syncInterval, Stages: st, Fetch: fc,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
+		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})
 	if err != nil {
 		return err

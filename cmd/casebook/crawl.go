@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/casebook/casebook/api"
+	"github.com/casebook/casebook/sinks"
+)
+
+// runCrawl asks the running server to crawl one source (or all) now and
+// shows the progress of each run until its items are drafted, skipped or
+// failed.
+func runCrawl(ctx context.Context, args []string) error {
+	var cf clientFlags
+	var source string
+	var list, noWait bool
+	var every time.Duration
+	fs, err := parseWith("crawl", args, &cf, func(fs *flag.FlagSet) {
+		fs.StringVar(&source, "source", "", "crawl only this source (default: every source)")
+		fs.BoolVar(&list, "list", false, "list the sources and their crawl history instead")
+		fs.BoolVar(&noWait, "no-wait", false, "start the crawl and return")
+		fs.DurationVar(&every, "poll", time.Second, "how often to poll progress")
+	})
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return &usageError{"unexpected arguments; use --source NAME"}
+	}
+	c := cf.client()
+	var srcs struct {
+		Items []api.SourceView `json:"items"`
+	}
+	if _, err := c.Do(ctx, "GET", "/api/v1/sources", nil, &srcs); err != nil {
+		return err
+	}
+	if list {
+		if cf.jsonOut {
+			printJSON(srcs.Items)
+			return nil
+		}
+		printSources(srcs.Items)
+		return nil
+	}
+	var names []string
+	for _, s := range srcs.Items {
+		if source == "" || s.Name == source {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 0 {
+		if source != "" {
+			return fmt.Errorf("the server has no source named %q (casebook crawl --list)", source)
+		}
+		return fmt.Errorf("the server crawls no sources")
+	}
+	for _, n := range names {
+		var run sinks.CrawlRun
+		if _, err := c.Do(ctx, "POST", "/api/v1/sources/"+url.PathEscape(n)+"/crawl", nil, &run); err != nil {
+			return fmt.Errorf("crawl %s: %w", n, err)
+		}
+		fmt.Printf("%s: crawl %s started\n", n, run.ID)
+	}
+	if noWait {
+		return nil
+	}
+	last := map[string]string{}
+	done := map[string]*api.CrawlProgress{}
+	for len(done) < len(names) {
+		for _, n := range names {
+			if done[n] != nil {
+				continue
+			}
+			var p api.CrawlProgress
+			if _, err := c.Do(ctx, "GET", "/api/v1/sources/"+url.PathEscape(n)+"/crawls/latest", nil, &p); err != nil {
+				return err
+			}
+			line := fmt.Sprintf("%s: %s found %d, new %d, fetched %d, skipped %d, failed %d, drafted %d, pending %d",
+				n, p.Outcome, p.Found, p.New, p.Fetched, p.Skipped, p.Failed, p.Drafted, p.Pending)
+			if p.Error != "" {
+				line += " (" + p.Error + ")"
+			}
+			if line != last[n] {
+				fmt.Println(line)
+				last[n] = line
+			}
+			if p.Done {
+				done[n] = &p
+			}
+		}
+		if len(done) == len(names) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every):
+		}
+	}
+	if cf.jsonOut {
+		printJSON(done)
+		return nil
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	for _, n := range names {
+		for _, it := range done[n].Items {
+			note := it.Reason
+			if it.Error != "" {
+				note = it.Error
+			}
+			if it.DraftID != "" {
+				note = "draft " + it.DraftID
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", it.SubmissionID, it.State, it.URL, note)
+		}
+	}
+	return w.Flush()
+}
+
+func printSources(items []api.SourceView) {
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tKIND\tLANG\tLAST RUN\tOUTCOME\tNEXT RUN\tERRORS\tURL")
+	for _, s := range items {
+		lastRun, next := "never", "-"
+		if !s.State.LastRun.IsZero() {
+			lastRun = s.State.LastRun.Local().Format(time.DateTime)
+		}
+		if !s.State.NextRun.IsZero() {
+			next = s.State.NextRun.Local().Format(time.DateTime)
+		}
+		outcome := s.State.LastOutcome
+		if s.Running {
+			outcome = "running"
+		}
+		if outcome == "" {
+			outcome = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", s.Name, s.Kind, s.Language, lastRun, outcome, next, s.State.ErrorCount, s.URL)
+	}
+	_ = w.Flush()
+}

@@ -1,0 +1,632 @@
+package pipelines
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/fetch"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Politeness state shared by every fetch worker, in any process, lives in
+// NATS key-value buckets, never in process memory:
+//
+//	kv casebook_hosts   "h_<host>" -> hostState (next allowed time, concurrency
+//	                    slot leases with their own expiry), "_policy" -> Politeness
+//	kv casebook_robots  "r_<origin>" -> fetch.RobotsEntry, bucket TTL 24 h
+//	casebook.seen.claim  core NATS request/reply: fetch workers ask the store
+//	                    process whether a crawled page's content or rel=canonical
+//	                    URL was already seen (the seen-set is in bbolt)
+const (
+	HostsBucket      = "casebook_hosts"
+	RobotsBucket     = "casebook_robots"
+	SubjectSeenClaim = "casebook.seen.claim"
+	policyKey        = "_policy"
+)
+
+// Politeness is the per-host policy. `casebook serve` writes it to the hosts
+// bucket at start, so every worker process follows the same one.
+type Politeness struct {
+	// Concurrency is how many requests one host may have in flight, default 1.
+	Concurrency int `json:"concurrency"`
+	// MinDelay is the least time between the starts of two requests to one
+	// host, default 2 s; a longer robots.txt Crawl-delay wins.
+	MinDelay time.Duration `json:"min_delay"`
+	// LeaseTTL bounds how long a slot is held: a worker that crashed
+	// mid-fetch frees its slot when the lease expires. Default 2 min (above
+	// the fetcher's total timeout).
+	LeaseTTL time.Duration `json:"lease_ttl"`
+	// MaxWait is how long a fetch waits in-process (the message kept alive
+	// with InProgress) for its host; a longer wait re-publishes the task
+	// with a not-before time instead. Default 20 s.
+	MaxWait time.Duration `json:"max_wait"`
+	// MaxDefer is the longest a host may hold a fetch back (Retry-After);
+	// beyond it the submission fails with the reason and a later crawl
+	// retries it. Default 1 h.
+	MaxDefer time.Duration `json:"max_defer"`
+}
+
+// Politeness defaults.
+const (
+	DefaultHostConcurrency = 1
+	DefaultHostDelay       = 2 * time.Second
+	DefaultLeaseTTL        = 2 * time.Minute
+	DefaultMaxWait         = 20 * time.Second
+	DefaultMaxDefer        = time.Hour
+	// DefaultBackoff429 is how long a host is left alone after a 429 or 503
+	// without a usable Retry-After.
+	DefaultBackoff429 = 30 * time.Second
+)
+
+func (p Politeness) withDefaults() Politeness {
+	if p.Concurrency <= 0 {
+		p.Concurrency = DefaultHostConcurrency
+	}
+	if p.MinDelay <= 0 {
+		p.MinDelay = DefaultHostDelay
+	}
+	if p.LeaseTTL <= 0 {
+		p.LeaseTTL = DefaultLeaseTTL
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = DefaultMaxWait
+	}
+	if p.MaxDefer <= 0 {
+		p.MaxDefer = DefaultMaxDefer
+	}
+	return p
+}
+
+// hostState is one host's entry in the hosts bucket.
+type hostState struct {
+	Next   time.Time `json:"next"` // no request may start before this
+	Slots  []slot    `json:"slots,omitempty"`
+	Reason string    `json:"reason,omitempty"` // why Next was pushed out (Retry-After)
+}
+
+type slot struct {
+	ID    string    `json:"id"`
+	Until time.Time `json:"until"`
+}
+
+func (h *hostState) prune(now time.Time) {
+	keep := h.Slots[:0]
+	for _, s := range h.Slots {
+		if s.Until.After(now) {
+			keep = append(keep, s)
+		}
+	}
+	h.Slots = keep
+}
+
+// DeferError says a host will not take a request within the in-process
+// wait: the task should come back at Until. WireFetch re-publishes it.
+type DeferError struct {
+	Host   string
+	Until  time.Time
+	Reason string
+}
+
+func (e *DeferError) Error() string {
+	s := fmt.Sprintf("host %s busy until %s", e.Host, e.Until.UTC().Format(time.RFC3339Nano))
+	if e.Reason != "" {
+		s += " (" + e.Reason + ")"
+	}
+	return s
+}
+
+// HostLimiter enforces Politeness across processes with compare-and-set on
+// the hosts bucket.
+type HostLimiter struct {
+	kv       jetstream.KeyValue
+	fallback Politeness
+
+	mu       sync.Mutex
+	policy   Politeness
+	policyAt time.Time
+}
+
+// EnsureHostsBucket creates (idempotently) the hosts bucket. Entries not
+// touched for eight days go: longer than any Retry-After fetch accepts.
+func EnsureHostsBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	var kv jetstream.KeyValue
+	err := retry(ctx, func() error {
+		var err error
+		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: HostsBucket, Description: "casebook per-host politeness", History: 1,
+			TTL: 8 * 24 * time.Hour, Storage: jetstream.FileStorage,
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kv %s: %w", HostsBucket, err)
+	}
+	return kv, nil
+}
+
+// PublishPoliteness stores the cluster-wide policy in the hosts bucket.
+func PublishPoliteness(ctx context.Context, js jetstream.JetStream, p Politeness) error {
+	kv, err := EnsureHostsBucket(ctx, js)
+	if err != nil {
+		return err
+	}
+	raw, _ := json.Marshal(p.withDefaults())
+	if _, err := kv.Put(ctx, policyKey, raw); err != nil {
+		return fmt.Errorf("store politeness policy: %w", err)
+	}
+	return nil
+}
+
+// NewHostLimiter opens the hosts bucket. The policy is read from it (and
+// re-read every few seconds); fallback applies until one is published.
+func NewHostLimiter(ctx context.Context, js jetstream.JetStream, fallback Politeness) (*HostLimiter, error) {
+	kv, err := EnsureHostsBucket(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	return &HostLimiter{kv: kv, fallback: fallback.withDefaults()}, nil
+}
+
+// Policy returns the policy in force.
+func (l *HostLimiter) Policy(ctx context.Context) Politeness {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.policyAt.IsZero() && time.Since(l.policyAt) < 5*time.Second {
+		return l.policy
+	}
+	p := l.fallback
+	if e, err := l.kv.Get(ctx, policyKey); err == nil {
+		var stored Politeness
+		if json.Unmarshal(e.Value(), &stored) == nil {
+			p = stored.withDefaults()
+		}
+	}
+	l.policy, l.policyAt = p, time.Now()
+	return p
+}
+
+// HostKey is the bucket key for a host: KV keys allow only [-/_=.A-Za-z0-9],
+// so anything else (':' of IPv6, IDN bytes) is hex-escaped.
+func HostKey(prefix, host string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, c := range []byte(strings.ToLower(host)) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '.':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "_%02x", c)
+		}
+	}
+	return b.String()
+}
+
+func (l *HostLimiter) load(ctx context.Context, key string) (hostState, uint64, error) {
+	var st hostState
+	e, err := l.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return st, 0, nil
+	}
+	if err != nil {
+		return st, 0, fmt.Errorf("politeness state %s: %w", key, err)
+	}
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		return hostState{}, e.Revision(), nil // a corrupt entry is overwritten
+	}
+	return st, e.Revision(), nil
+}
+
+// store writes st if the entry is still at rev; false on a lost race.
+func (l *HostLimiter) store(ctx context.Context, key string, st hostState, rev uint64) (bool, error) {
+	raw, _ := json.Marshal(st)
+	var err error
+	if rev == 0 {
+		_, err = l.kv.Create(ctx, key, raw)
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			return false, nil
+		}
+	} else {
+		_, err = l.kv.Update(ctx, key, raw, rev)
+		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return false, nil
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("politeness state %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// update applies f to the host's state with compare-and-set until it sticks.
+func (l *HostLimiter) update(ctx context.Context, key string, f func(*hostState, time.Time) bool) error {
+	for {
+		st, rev, err := l.load(ctx, key)
+		if err != nil {
+			return err
+		}
+		if !f(&st, time.Now()) {
+			return nil
+		}
+		ok, err := l.store(ctx, key, st, rev)
+		if err != nil || ok {
+			return err
+		}
+		if err := sleepCtx(ctx, time.Duration(mrand.IntN(2000))*time.Microsecond); err != nil {
+			return err
+		}
+	}
+}
+
+// Lease is a held concurrency slot for one host.
+type Lease struct {
+	l     *HostLimiter
+	key   string
+	id    string
+	Host  string
+	Start time.Time
+	once  sync.Once
+}
+
+// Acquire waits for host to allow a request: fewer than Concurrency in
+// flight and its next-allowed time passed. It then takes a slot and moves
+// next-allowed to now+delay (delay below the policy's MinDelay is raised to
+// it). When that cannot happen within maxWait it returns a *DeferError.
+func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait time.Duration) (*Lease, error) {
+	pol := l.Policy(ctx)
+	delay = max(delay, pol.MinDelay)
+	key := HostKey("h_", host)
+	id := newLeaseID()
+	deadline := time.Now().Add(maxWait)
+	poll := min(max(pol.MinDelay/4, 5*time.Millisecond), 100*time.Millisecond)
+	for {
+		st, rev, err := l.load(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		now := time.Now()
+		st.prune(now)
+		var wait time.Duration
+		if st.Next.After(now) {
+			wait = st.Next.Sub(now)
+		}
+		slotBlocked := len(st.Slots) >= pol.Concurrency
+		if wait == 0 && !slotBlocked {
+			st.Next = now.Add(delay)
+			st.Slots = append(st.Slots, slot{ID: id, Until: now.Add(pol.LeaseTTL)})
+			ok, err := l.store(ctx, key, st, rev)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return &Lease{l: l, key: key, id: id, Host: host, Start: now}, nil
+			}
+			// Lost the race to another worker: look again at once, with
+			// a little jitter so the losers do not collide again.
+			if err := sleepCtx(ctx, time.Duration(mrand.IntN(1000))*time.Microsecond); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if now.Add(wait).After(deadline) || (slotBlocked && !now.Before(deadline)) {
+			until := now.Add(wait)
+			if slotBlocked {
+				until = now.Add(max(wait, poll))
+			}
+			return nil, &DeferError{Host: host, Until: until, Reason: st.Reason}
+		}
+		if slotBlocked {
+			// A slot frees when its holder releases it; poll for that.
+			wait = max(wait, poll)
+		}
+		// Wake a hair after the next-allowed time, spread over waiters.
+		if err := sleepCtx(ctx, wait+time.Duration(mrand.IntN(500))*time.Microsecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Hold pushes the host's next-allowed time to at least t while the lease
+// is held (a robots.txt request just used the host; a Crawl-delay applies).
+func (le *Lease) Hold(ctx context.Context, t time.Time) error {
+	return le.l.update(ctx, le.key, func(st *hostState, _ time.Time) bool {
+		if !t.After(st.Next) {
+			return false
+		}
+		st.Next = t
+		return true
+	})
+}
+
+// Release frees the slot. It is safe to call twice.
+func (le *Lease) Release() {
+	le.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = le.l.update(ctx, le.key, func(st *hostState, now time.Time) bool {
+			n := len(st.Slots)
+			st.Slots = slicesDeleteFunc(st.Slots, func(s slot) bool { return s.ID == le.id })
+			return len(st.Slots) != n
+		})
+	})
+}
+
+// Defer makes every worker leave host alone until until (a 429 or 503 with
+// Retry-After).
+func (l *HostLimiter) Defer(ctx context.Context, host string, until time.Time, reason string) error {
+	return l.update(ctx, HostKey("h_", host), func(st *hostState, _ time.Time) bool {
+		if !until.After(st.Next) {
+			return false
+		}
+		st.Next, st.Reason = until, reason
+		return true
+	})
+}
+
+// NextAllowed reports when host next takes a request (zero: now).
+func (l *HostLimiter) NextAllowed(ctx context.Context, host string) (time.Time, error) {
+	st, _, err := l.load(ctx, HostKey("h_", host))
+	return st.Next, err
+}
+
+func slicesDeleteFunc(s []slot, del func(slot) bool) []slot {
+	out := s[:0]
+	for _, x := range s {
+		if !del(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func newLeaseID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// KVRobotsCache is a fetch.RobotsCache on the robots bucket, shared by all
+// workers. The bucket's TTL (24 h) is the RFC 9309 ceiling on caching.
+type KVRobotsCache struct {
+	kv jetstream.KeyValue
+}
+
+// NewKVRobotsCache creates (idempotently) the robots bucket.
+func NewKVRobotsCache(ctx context.Context, js jetstream.JetStream) (*KVRobotsCache, error) {
+	var kv jetstream.KeyValue
+	err := retry(ctx, func() error {
+		var err error
+		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: RobotsBucket, Description: "casebook robots.txt cache", History: 1,
+			TTL: 24 * time.Hour, Storage: jetstream.FileStorage, MaxValueSize: fetch.RobotsMaxBytes + 64<<10,
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kv %s: %w", RobotsBucket, err)
+	}
+	return &KVRobotsCache{kv: kv}, nil
+}
+
+// GetRobots implements fetch.RobotsCache.
+func (c *KVRobotsCache) GetRobots(ctx context.Context, origin string) (*fetch.RobotsEntry, error) {
+	e, err := c.kv.Get(ctx, HostKey("r_", origin))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("robots cache get %s: %w", origin, err)
+	}
+	var re fetch.RobotsEntry
+	if err := json.Unmarshal(e.Value(), &re); err != nil {
+		return nil, nil // unreadable: fetch afresh
+	}
+	return &re, nil
+}
+
+// PutRobots implements fetch.RobotsCache.
+func (c *KVRobotsCache) PutRobots(ctx context.Context, origin string, e *fetch.RobotsEntry) error {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if _, err := c.kv.Put(ctx, HostKey("r_", origin), raw); err != nil {
+		return fmt.Errorf("robots cache put %s: %w", origin, err)
+	}
+	return nil
+}
+
+// robotsFetchedKey marks, in a context, that a robots.txt request went out.
+type robotsFetchedKey struct{}
+
+// robotsGetter lets PoliteFetcher see when Robots had to fetch robots.txt,
+// so that request counts against the host's spacing.
+type robotsGetter struct{ f *fetch.Fetcher }
+
+func (g robotsGetter) Fetch(ctx context.Context, req fetch.Request) (*fetch.Page, error) {
+	if flag, ok := ctx.Value(robotsFetchedKey{}).(*atomic.Bool); ok {
+		flag.Store(true)
+	}
+	return g.f.Fetch(ctx, req)
+}
+
+// PoliteFetcher fetches with robots.txt (crawls only) and the per-host
+// limiter. Nil Limiter or Robots turn those parts off.
+type PoliteFetcher struct {
+	Fetcher *fetch.Fetcher
+	Limiter *HostLimiter
+	Robots  *fetch.Robots
+}
+
+// NewPoliteFetcher builds one on the bus's buckets.
+func NewPoliteFetcher(ctx context.Context, bus *Bus, f *fetch.Fetcher) (*PoliteFetcher, error) {
+	lim, err := NewHostLimiter(ctx, bus.JS, Politeness{})
+	if err != nil {
+		return nil, err
+	}
+	cache, err := NewKVRobotsCache(ctx, bus.JS)
+	if err != nil {
+		return nil, err
+	}
+	rb := fetch.NewRobots(robotsGetter{f}, cache, f.UserAgent())
+	return &PoliteFetcher{Fetcher: f, Limiter: lim, Robots: rb}, nil
+}
+
+// ReasonRobots is the skip reason of a URL robots.txt disallows.
+const ReasonRobots = "disallowed by robots.txt"
+
+// Fetch fetches req politely. maxWait bounds the in-process wait for the
+// host (0: the policy's MaxWait); a longer one returns a *DeferError. crawl
+// applies robots.txt: a disallowed URL is a casebook.Skip with ReasonRobots,
+// an unreachable robots.txt a permanent failure (a later crawl retries).
+// A 429 or 503 pushes the host's next-allowed time out for every worker.
+func (p *PoliteFetcher) Fetch(ctx context.Context, req fetch.Request, crawl bool, maxWait time.Duration) (*fetch.Page, error) {
+	host := hostOf(req.URL)
+	if host == "" {
+		return p.Fetcher.Fetch(ctx, req) // the fetcher explains the bad URL
+	}
+	var lease *Lease
+	var pol Politeness
+	if p.Limiter != nil {
+		pol = p.Limiter.Policy(ctx)
+		if maxWait <= 0 {
+			maxWait = pol.MaxWait
+		}
+		var err error
+		if lease, err = p.Limiter.Acquire(ctx, host, pol.MinDelay, maxWait); err != nil {
+			var de *DeferError
+			if errors.As(err, &de) && time.Until(de.Until) > pol.MaxDefer {
+				return nil, casebook.Permanentf("host %s asked crawlers to wait until %s (%s); a later crawl retries",
+					host, de.Until.UTC().Format(time.RFC3339), de.Reason)
+			}
+			return nil, err
+		}
+		defer lease.Release()
+	}
+	if crawl && p.Robots != nil {
+		fetched := &atomic.Bool{}
+		dec, err := p.Robots.Check(context.WithValue(ctx, robotsFetchedKey{}, fetched), req.URL)
+		if err != nil {
+			return nil, casebook.Permanent(err)
+		}
+		if lease != nil {
+			delay := max(pol.MinDelay, dec.CrawlDelay)
+			hold := lease.Start.Add(delay)
+			if fetched.Load() {
+				// robots.txt took this turn: the page waits one delay and
+				// the next request one more.
+				now := time.Now()
+				hold = now.Add(2 * delay)
+				if err := lease.Hold(ctx, hold); err != nil {
+					return nil, err
+				}
+				if err := sleepCtx(ctx, delay); err != nil {
+					return nil, err
+				}
+			} else if dec.CrawlDelay > pol.MinDelay {
+				if err := lease.Hold(ctx, hold); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if !dec.Allowed {
+			if dec.Reason == ReasonRobots {
+				return nil, casebook.Skip(ReasonRobots)
+			}
+			return nil, casebook.Permanentf("%s: %s", req.URL, dec.Reason)
+		}
+	}
+	page, err := p.Fetcher.Fetch(ctx, req)
+	if err != nil && p.Limiter != nil {
+		if fe, ok := fetch.AsError(err); ok && (fe.Status == 429 || fe.Status == 503) {
+			wait := fe.RetryAfter
+			if wait <= 0 {
+				wait = DefaultBackoff429
+			}
+			_ = p.Limiter.Defer(context.WithoutCancel(ctx), host, time.Now().Add(wait), fmt.Sprintf("HTTP %d, retry after %s", fe.Status, wait))
+		}
+	}
+	return page, err
+}
+
+// SeenClaimer asks whether a crawled page was already seen (same content,
+// or a rel=canonical URL another submission crawled) and records it if not.
+type SeenClaimer interface {
+	Claim(ctx context.Context, c SeenClaim) (dupURL string, err error)
+}
+
+// SeenClaim is the casebook.seen.claim request.
+type SeenClaim struct {
+	SubmissionID string `json:"submission_id"`
+	Source       string `json:"source"`
+	URL          string `json:"url"`       // canonical, rel=canonical honoured
+	SHA256       string `json:"sha256"`    // of the decoded body
+	Duplicate    string `json:"duplicate"` // reply: the URL already seen, "" if new
+	Error        string `json:"error,omitempty"`
+}
+
+// natsSeen asks the store process over core NATS.
+type natsSeen struct{ nc *nats.Conn }
+
+func (n natsSeen) Claim(ctx context.Context, c SeenClaim) (string, error) {
+	raw, _ := json.Marshal(c)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	msg, err := n.nc.RequestWithContext(ctx, SubjectSeenClaim, raw)
+	if err != nil {
+		return "", fmt.Errorf("seen-set claim: %w", err)
+	}
+	var reply SeenClaim
+	if err := json.Unmarshal(msg.Data, &reply); err != nil {
+		return "", fmt.Errorf("seen-set reply: %w", err)
+	}
+	if reply.Error != "" {
+		return "", fmt.Errorf("seen-set: %s", reply.Error)
+	}
+	return reply.Duplicate, nil
+}
+
+// sourceOf is the source name of a "crawl:<source>" origin.
+func sourceOf(origin string) string {
+	s, _ := strings.CutPrefix(origin, "crawl:")
+	return s
+}
+
+func isCrawl(origin string) bool { return strings.HasPrefix(origin, "crawl") }
+
+// newFetchStage is the fetch stage of a worker or serve process: polite,
+// robots-aware for crawls, and deduplicating crawled pages against the
+// store process's seen-set.
+func newFetchStage(bus *Bus, f *fetch.Fetcher) (*FetchStage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pf, err := NewPoliteFetcher(ctx, bus, f)
+	if err != nil {
+		return nil, err
+	}
+	return &FetchStage{Fetcher: f, Polite: pf, Seen: natsSeen{nc: bus.NC}}, nil
+}
