@@ -119,3 +119,21 @@ func vmRSS() float64 {
 	}
 	return 0
 }
+
+// BenchmarkClassify50KB is the classifier's share: the document is extracted once.
+func BenchmarkClassify50KB(b *testing.B) {
+	doc, err := extract.Extract(bigPost(b), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := testClassifier()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	n := 0
+	for b.Loop() {
+		c.Classify(doc)
+		n++
+	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(n), "cpu-ms/op")
+}

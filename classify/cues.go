@@ -116,8 +116,7 @@ func (ix *cueIndex) each(low string, fn func(ci int) bool) {
 			word = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z'
 		} else {
 			r, n = utf8.DecodeRuneInString(low[i:])
-			han = unicode.Is(unicode.Han, r)
-			word = (unicode.IsLetter(r) || unicode.IsDigit(r)) && !han
+			han, word = runeClass(r)
 		}
 		if han || (word && !prevWord) {
 			if !ix.try(low, i, ix.byKey[low[i:i+n]], fn) {
@@ -140,6 +139,21 @@ func (ix *cueIndex) each(low string, fn func(ci int) bool) {
 			}
 		}
 	}
+}
+
+// runeClass tells Han characters and word letters apart, with the common
+// Cyrillic and CJK blocks decided before the Unicode tables are consulted.
+func runeClass(r rune) (han, word bool) {
+	switch {
+	case r >= 0x400 && r <= 0x52F:
+		return false, r < 0x482 || r > 0x489
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3400 && r <= 0x4DBF:
+		return true, false
+	case r >= 0x3000 && r <= 0x303F, r >= 0xFF00 && r <= 0xFF0F, r >= 0x2000 && r <= 0x206F:
+		return false, false // CJK and general punctuation
+	}
+	han = unicode.Is(unicode.Han, r)
+	return han, (unicode.IsLetter(r) || unicode.IsDigit(r)) && !han
 }
 
 // try reports the candidates that match at position i; false stops the scan.

@@ -39,14 +39,20 @@ var (
 	usersHint    = cues("users", "affected", "customers", "пользовател", "影响", "受影响")
 )
 
+var impactIndex = mergeLabels(map[string]cueSet{
+	"time_to_detect": durationLabels[0].labels, "time_to_resolve": durationLabels[1].labels,
+	"duration": durationLabels[2].labels, "severity": severityHint, "users": usersHint,
+})
+
 // fillImpact reads stated durations, severity, scope, users and region.
 func (a *analysis) fillImpact(cs *casebook.Case) {
 	ev := cs.Extraction.Evidence
 	conf := cs.Extraction.Confidence
 	// durations are read from whole blocks: a label such as "Time to
 	// detection:" may have been taken off the sentence as a heading
+	present := impactIndex.counts(a.low) // one scan for every label and hint
 	for _, dl := range durationLabels {
-		if !dl.labels.any(a.low) {
+		if present[dl.field] == 0 {
 			continue
 		}
 	blocks:
@@ -77,7 +83,7 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 			}
 		}
 	}
-	sevHint, userHint := severityHint.any(a.low), usersHint.any(a.low)
+	sevHint, userHint := present["severity"] > 0, present["users"] > 0
 	for i := range a.units {
 		u := &a.units[i]
 		if !sevHint && !userHint {
