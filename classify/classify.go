@@ -192,6 +192,9 @@ func analyse(doc *extract.Document) *analysis {
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
 		}
 		u.assigned = route(u)
+		if isQuestion(u.text) {
+			u.assigned = fNone // a question states no symptom, cause or fix
+		}
 	}
 	a.continueCause()
 	return a
@@ -263,7 +266,7 @@ func boolf(b bool) float64 {
 func (a *analysis) continueCause() {
 	for i := 1; i < len(a.units); i++ {
 		u, prev := &a.units[i], &a.units[i-1]
-		if prev.assigned != fRootCause || u.block != prev.block || u.assigned == fRootCause {
+		if prev.assigned != fRootCause || u.block != prev.block || u.assigned == fRootCause || isQuestion(u.text) || isLeadIn(u.text) {
 			continue
 		}
 		// unclaimed, or claimed for lessons only by a conclusion's default
@@ -430,4 +433,16 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
+}
+
+// isQuestion reports a sentence that asks ("Why did it time out?", "为啥会超时呢？").
+func isQuestion(s string) bool {
+	s = strings.TrimRight(s, " \"'”’)）»")
+	return strings.HasSuffix(s, "?") || strings.HasSuffix(s, "？")
+}
+
+// isLeadIn reports a sentence that only announces what follows ("as below:").
+func isLeadIn(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")
 }

@@ -1,7 +1,9 @@
 package classify
 
 import (
+	"cmp"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,13 +22,12 @@ func (a *analysis) fill(cs *casebook.Case) {
 	byField := map[field][]*unit{}
 	for i := range a.units {
 		u := &a.units[i]
-		if u.assigned == fNone {
-			continue
+		if u.assigned != fNone {
+			byField[u.assigned] = append(byField[u.assigned], u)
 		}
-		if len(byField[u.assigned]) >= fieldCap[u.assigned] {
-			continue
-		}
-		byField[u.assigned] = append(byField[u.assigned], u)
+	}
+	for fl, us := range byField {
+		byField[fl] = keepBest(us, fieldCap[fl])
 	}
 	ev := cs.Extraction.Evidence
 	conf := cs.Extraction.Confidence
@@ -76,6 +77,26 @@ func (a *analysis) fill(cs *casebook.Case) {
 	if cs.Organization == "" {
 		cs.Organization = organizationFromURL(a.doc.URL)
 	}
+}
+
+// keepBest keeps at most n sentences of a field, preferring those under a
+// heading that names the field, then the strongest cues, in article order.
+func keepBest(us []*unit, n int) []*unit {
+	if len(us) <= n {
+		return us
+	}
+	ranked := slices.Clone(us)
+	rank := func(u *unit) float64 {
+		r := u.scores[u.assigned]
+		if u.kind == u.assigned {
+			r += 10
+		}
+		return r
+	}
+	slices.SortStableFunc(ranked, func(x, y *unit) int { return cmp.Compare(rank(y), rank(x)) })
+	ranked = ranked[:n]
+	slices.SortFunc(ranked, func(x, y *unit) int { return cmp.Compare(x.start, y.start) })
+	return ranked
 }
 
 // confidence of one routed sentence: a heading that names the field is the
