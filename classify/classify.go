@@ -90,11 +90,9 @@ func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 type unit struct {
 	text       string
 	low        string
-	start, end int // byte offsets into doc.Text
-	block      int // index of the block, so sentences of one item stay one item
-	sec        int
-	kind       field // section kind
-	bkind      extract.BlockKind
+	start, end int     // byte offsets into doc.Text
+	block      int     // index of the block, so sentences of one item stay one item
+	kind       field   // section kind
 	pos        float64 // 0..1 position in the article
 	scores     map[field]float64
 	assigned   field
@@ -176,7 +174,7 @@ func analyse(doc *extract.Document) *analysis {
 				}
 				a.units = append(a.units, unit{
 					text: t, low: strings.ToLower(t), start: b.Start + s, end: b.Start + e,
-					block: blockIdx, sec: si, kind: kind, bkind: b.Kind,
+					block: blockIdx, kind: kind,
 				})
 			}
 		}

@@ -169,8 +169,6 @@ func (ix *cueIndex) try(low string, i int, cands []int, fn func(int) bool) bool 
 	return true
 }
 
-func containsWord(s, w string) bool { return indexWord(s, w) >= 0 }
-
 // indexWord finds w in s where it starts a word (for Latin or Cyrillic w).
 func indexWord(s, w string) int {
 	r0, _ := utf8.DecodeRuneInString(w)
