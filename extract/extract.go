@@ -5,16 +5,22 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
 )
 
 // MaxInput bounds what Extract will parse; larger inputs are cut, not parsed whole.
 const MaxInput = 16 << 20
 
-// Extract reads raw (already UTF-8) bytes as the format in opts and returns the Document.
+// Extract reads raw bytes (UTF-8 from the fetcher; anything else goes
+// through ToUTF8) as the format in opts and returns the Document. Its Text
+// is never longer than the input as UTF-8.
 func Extract(raw []byte, opts Options) (*Document, error) {
 	if len(raw) > MaxInput {
 		raw = raw[:MaxInput]
 	}
+	raw = ToUTF8(raw, opts.ContentType)
 	format := opts.Format
 	if format == "" {
 		format = SniffFormat(opts.URL, opts.ContentType, raw)
@@ -71,4 +77,35 @@ func SniffFormat(name, contentType string, raw []byte) string {
 		return FormatMarkdown
 	}
 	return FormatText
+}
+
+// ToUTF8 returns raw as valid UTF-8. Valid UTF-8 (the fetcher's output) is
+// returned as is. Otherwise a charset the page declares (BOM, Content-Type,
+// <meta charset>) is decoded; text that is UTF-8 with a few bad bytes
+// loses those bytes rather than being read as a legacy charset.
+func ToUTF8(raw []byte, contentType string) []byte {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	if bad := invalidRuns(raw); bad*200 > len(raw) {
+		if enc, name, _ := charset.DetermineEncoding(raw, contentType); name != "utf-8" {
+			if out, err := enc.NewDecoder().Bytes(raw); err == nil {
+				return bytes.ToValidUTF8(out, nil)
+			}
+		}
+	}
+	return bytes.ToValidUTF8(raw, nil)
+}
+
+// invalidRuns counts the invalid UTF-8 sequences in b.
+func invalidRuns(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			n++
+		}
+		b = b[max(size, 1):]
+	}
+	return n
 }

@@ -56,8 +56,9 @@ func TestHostileInputs(t *testing.T) {
 					return // refusing is fine; crashing or hanging is not
 				}
 				checkDoc(t, d)
-				if len(d.Text) > len(raw) {
-					t.Errorf("Text (%d bytes) longer than input (%d)", len(d.Text), len(raw))
+				// the input's text is the input as UTF-8: a legacy charset grows when decoded
+				if in := len(ToUTF8(raw, "")); len(d.Text) > in {
+					t.Errorf("Text (%d bytes) longer than input as UTF-8 (%d)", len(d.Text), in)
 				}
 				for _, f := range []string{d.Title, d.Author, d.Site, d.Organization} {
 					if !utf8.ValidString(f) {
@@ -70,6 +71,26 @@ func TestHostileInputs(t *testing.T) {
 }
 
 // TestDeepTextKept checks that flattening deep markup keeps its text.
+func TestToUTF8(t *testing.T) {
+	cp1251 := append([]byte(`<meta charset="windows-1251"><p>`), 0xd1, 0xe1, 0xee, 0xe9) // "Сбой"
+	tests := []struct {
+		name string
+		in   []byte
+		ct   string
+		want string
+	}{
+		{"utf8 untouched", []byte("<p>сбой 故障</p>"), "", "<p>сбой 故障</p>"},
+		{"meta charset", cp1251, "", `<meta charset="windows-1251"><p>Сбой`},
+		{"content type", []byte{0xd1, 0xe1, 0xee, 0xe9}, "text/html; charset=windows-1251", "Сбой"},
+		{"utf8 with one bad byte", append([]byte(strings.Repeat("долгий текст ", 40)), 0xff), "", strings.Repeat("долгий текст ", 40)},
+	}
+	for _, tt := range tests {
+		if got := string(ToUTF8(tt.in, tt.ct)); got != tt.want {
+			t.Errorf("%s: ToUTF8 = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestDeepTextKept(t *testing.T) {
 	d, err := Extract(hostileInputs()["deep divs"], Options{Format: FormatHTML})
 	if err != nil {
@@ -104,8 +125,11 @@ func FuzzExtract(f *testing.F) {
 			return
 		}
 		checkDoc(t, d)
-		if len(d.Text) > len(raw) {
-			t.Fatalf("Text (%d bytes) longer than input (%d)", len(d.Text), len(raw))
+		if in := len(ToUTF8(raw, "")); len(d.Text) > in {
+			t.Fatalf("Text (%d bytes) longer than input as UTF-8 (%d)", len(d.Text), in)
+		}
+		if !utf8.ValidString(d.Title) || !utf8.ValidString(d.Author) {
+			t.Fatalf("metadata not valid UTF-8")
 		}
 	})
 }

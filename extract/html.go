@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -25,9 +24,6 @@ const maxDepth = 400
 // the article container. Boilerplate inside it (share bars, related lists,
 // comments, link lists) is then dropped by class/id patterns and link density.
 func extractHTML(raw []byte, opts Options) (*Document, error) {
-	if !utf8.Valid(raw) {
-		raw = bytes.ToValidUTF8(raw, nil)
-	}
 	if maybeDeep(raw, parseDepthLimit) {
 		raw = flattenDeep(raw, parseDepthLimit)
 	}

@@ -240,8 +240,8 @@ func leadingDate(d *Document) string {
 				return ""
 			}
 			t := inlineMD(b.Text)
-			if len(t) > 200 || !hasYear(t) {
-				continue
+			if b.Kind != Paragraph || len(t) > 200 || !hasYear(t) {
+				continue // table rows and timelines carry incident times, not the post's date
 			}
 			if loc := dateLabel.FindStringIndex(t); loc != nil && loc[1] > loc[0] {
 				if p := findDate(t[loc[1]:]); p != "" {

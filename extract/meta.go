@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -11,18 +12,19 @@ import (
 
 // meta is what the page says about itself, gathered before the article is chosen.
 type meta struct {
-	pageURL   string
-	htmlTitle string
-	ogTitle   string
-	ldTitle   string
-	site      string
-	publisher string // JSON-LD publisher name, when it is an organisation
-	published string // YYYY-MM-DD
-	author    string
-	canonical string
-	lang      string
-	timeDates []string // <time> values, in page order
-	textDates []string // dates written near the top of the page, normalised
+	pageURL    string
+	htmlTitle  string
+	ogTitle    string
+	ldTitle    string
+	site       string
+	publisher  string // JSON-LD publisher name, when it is an organisation
+	published  string // YYYY-MM-DD
+	author     string
+	canonical  string
+	lang       string
+	authorHint string   // rel=author or itemprop=author text, when no metadata names the author
+	timeDates  []string // <time> values, in page order
+	textDates  []string // dates written near the top of the page, normalised
 }
 
 // readMeta reads the head and the few body elements that carry metadata.
@@ -69,6 +71,9 @@ func readMeta(root *html.Node, pageURL string) *meta {
 				}
 			case atom.Style, atom.Noscript, atom.Template, atom.Svg:
 				return
+			}
+			if m.authorHint == "" && n.DataAtom != atom.Meta && (attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
+				m.authorHint = byline(innerText(n, depth))
 			}
 			if ip := attr(n, "itemprop"); ip == "datePublished" && metaDate == "" {
 				v := attr(n, "content")
@@ -296,8 +301,11 @@ func (m *meta) apply(d *Document, headline string) {
 		host = strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
 	}
 	d.Site = m.site
-	d.DeclaredLang = m.lang
+	d.DeclaredLang = langTag(m.lang)
 	d.Author = m.author
+	if d.Author == "" {
+		d.Author = m.authorHint
+	}
 	if m.canonical != "" {
 		if base, err := url.Parse(m.pageURL); err == nil && m.pageURL != "" {
 			if ref, err := url.Parse(m.canonical); err == nil {
@@ -331,4 +339,24 @@ func (m *meta) apply(d *Document, headline string) {
 		d.Published = m.textDates[0]
 	}
 	d.Organization = organization(host, m.pageURL, m.publisher)
+}
+
+var langTagRe = regexp.MustCompile(`[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?`)
+
+// langTag is the first language tag in a lang attribute, which pages fill
+// with anything from "en-US" to `["zh-CN","en","default"]`.
+func langTag(s string) string {
+	return strings.ReplaceAll(langTagRe.FindString(s), "_", "-")
+}
+
+// byline cleans an author line: "By Jane Doe" -> "Jane Doe".
+func byline(s string) string {
+	s = cleanText(s)
+	for _, p := range []string{"By ", "by ", "BY ", "Автор: ", "作者：", "作者:"} {
+		s = strings.TrimPrefix(s, p)
+	}
+	if wlen(s) > 60 {
+		return ""
+	}
+	return s
 }

@@ -125,3 +125,14 @@ func TestNameClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestLangTag(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"en-US", "en-US"}, {"zh_CN", "zh-CN"}, {`["zh-CN","en","default"]`, "zh-CN"}, {"ru", "ru"}, {"", ""},
+	}
+	for _, tt := range tests {
+		if got := langTag(tt.in); got != tt.want {
+			t.Errorf("langTag(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -12,9 +12,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"golang.org/x/net/html/charset"
+	"github.com/casebook/casebook/extract"
 )
 
 // Page is one benchmark page: its HTML decoded to UTF-8 and its gold text.
@@ -131,17 +130,8 @@ func ReferenceText(b []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-// DecodeHTML returns the page as UTF-8: as is when it already is valid
-// UTF-8, else decoded by the charset the bytes or contentType declare.
+// DecodeHTML returns the page as UTF-8, decoding a declared legacy
+// charset (see extract.ToUTF8).
 func DecodeHTML(b []byte, contentType string) []byte {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if utf8.Valid(b) {
-		return b
-	}
-	enc, _, _ := charset.DetermineEncoding(b, contentType)
-	out, err := enc.NewDecoder().Bytes(b)
-	if err != nil {
-		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
-	}
-	return out
+	return extract.ToUTF8(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), contentType)
 }
