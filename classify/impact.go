@@ -108,22 +108,77 @@ func (a *analysis) fillImpact(cs *casebook.Case) {
 			}
 		}
 	}
-	// Scope: the first sentence of an impact section, else the first
-	// symptom sentence that says what was down or failing.
+	// Scope: the first sentence of an impact section, else the first clause
+	// of a symptom sentence that says how much was affected ("for all
+	// services", "78% of requests", "少部分请求会超时").
 	for i := range a.units {
 		u := &a.units[i]
 		if u.kind == fImpact && len(u.text) < 300 {
-			cs.Impact.Scope = strings.TrimRight(u.text, ".。")
-			ev["impact.scope"] = []casebook.Span{{Start: u.start, End: u.end}}
-			conf["impact.scope"] = 0.6
-			if m := regionRe.FindStringIndex(u.text); m != nil && strings.Contains(strings.ToLower(u.text), "region") {
-				cs.Impact.Region = u.text[m[0]:m[1]]
-				ev["impact.region"] = []casebook.Span{{Start: u.start + m[0], End: u.start + m[1]}}
-				conf["impact.region"] = 0.6
-			}
+			a.setScope(cs, u, 0, len(u.text), 0.6)
 			break
 		}
 	}
+	if cs.Impact.Scope == "" {
+		seen := 0
+		for i := range a.units {
+			u := &a.units[i]
+			if u.assigned != fSymptoms {
+				continue
+			}
+			if s, e, ok := scopeClause(u.text); ok {
+				a.setScope(cs, u, s, e, 0.4)
+				break
+			}
+			if seen++; seen >= 3 {
+				break
+			}
+		}
+	}
+}
+
+func (a *analysis) setScope(cs *casebook.Case, u *unit, s, e int, c float64) {
+	t := strings.TrimRight(u.text[s:e], ".。 ")
+	cs.Impact.Scope = t
+	cs.Extraction.Evidence["impact.scope"] = []casebook.Span{{Start: u.start + s, End: u.start + s + len(t)}}
+	cs.Extraction.Confidence["impact.scope"] = c
+	if m := regionRe.FindStringIndex(t); m != nil && strings.Contains(strings.ToLower(t), "region") {
+		cs.Impact.Region = t[m[0]:m[1]]
+		cs.Extraction.Evidence["impact.region"] = []casebook.Span{{Start: u.start + s + m[0], End: u.start + s + m[1]}}
+		cs.Extraction.Confidence["impact.region"] = c
+	}
+}
+
+// scopeCues name how much of a system or its users a failure reached.
+var scopeCues = cues("all services", "all users", "all customers", "all requests", "every request", "most requests",
+	"some requests", "portion of", "% of", "the site", "the website", "whole cluster", "entire", "all of our",
+	"для всех", "всех пользователей", "части пользователей", "часть запросов", "весь сайт", "всех сервисов",
+	"所有", "全部", "部分", "少部分", "大部分", "整个", "全站", "用户")
+
+// scopeClause finds, in a symptom sentence, the clause (between commas or
+// semicolons) that states a scope beside a failure word.
+func scopeClause(text string) (int, int, bool) {
+	start := 0
+	for i := 0; i <= len(text); {
+		end := i == len(text)
+		var r rune
+		n := 1
+		if !end {
+			r, n = utf8.DecodeRuneInString(text[i:])
+		}
+		if end || r == ',' || r == ';' || r == '，' || r == '；' || r == '—' {
+			clause := strings.ToLower(text[start:i])
+			if scopeCues.any(clause) && fieldCues[fSymptoms].any(clause) {
+				s := start
+				for s < i && text[s] == ' ' {
+					s++
+				}
+				return s, i, true
+			}
+			start = i + n
+		}
+		i += n
+	}
+	return 0, 0, false
 }
 
 // severityWord accepts the words a severity is stated in.
