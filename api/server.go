@@ -1,6 +1,8 @@
-// Package api serves the store over HTTP: the JSON API under /api/v1, health
-// and metrics. Public reads need no token; everything under /api/v1/review/
-// needs a reviewer's bearer token.
+// Package api serves the store over HTTP: the JSON API under /api/v1
+// (documented by openapi.json), the server-rendered web UI, the MCP server at
+// /mcp, feeds, health and metrics. Public reads need no token; everything
+// under /api/v1/review/ needs a reviewer's bearer token, and the UI's review
+// pages a session made by logging in with one.
 package api
 
 import (
@@ -11,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,12 +42,23 @@ type Config struct {
 	Ready func() error
 	// Crawler serves /api/v1/sources; nil when no sources are crawled.
 	Crawler Crawler
+	// SubmitRate and SubmitBurst bound public submissions per client IP
+	// (token bucket); zero means 1 every 2 s with a burst of 30.
+	SubmitRate  float64
+	SubmitBurst int
+	// SessionTTL is how long a UI login lasts; zero means 12 hours.
+	SessionTTL time.Duration
+	// PublicURL is the site's external base URL for feed links; "" uses
+	// the request's host.
+	PublicURL string
 }
 
 // Server is the HTTP front of casebook.
 type Server struct {
-	cfg Config
-	mux *http.ServeMux
+	cfg     Config
+	mux     *http.ServeMux
+	limiter *ipLimiter
+	pages   *pages
 }
 
 // New builds the server and its routes.
@@ -52,7 +66,17 @@ func New(cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	if cfg.SubmitRate == 0 {
+		cfg.SubmitRate = 0.5
+	}
+	if cfg.SubmitBurst == 0 {
+		cfg.SubmitBurst = 30
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = 12 * time.Hour
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), limiter: newIPLimiter(cfg.SubmitRate, cfg.SubmitBurst)}
+	s.pages = mustPages()
 	s.routes()
 	return s
 }
@@ -65,22 +89,34 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", s.healthz)
 	m.HandleFunc("GET /metrics", s.metrics)
 
-	m.HandleFunc("POST /api/v1/submissions", s.submit)
+	m.HandleFunc("POST /api/v1/submissions", s.rateLimited(s.submit))
 	m.HandleFunc("GET /api/v1/submissions/{id}", s.getSubmission)
 
 	m.HandleFunc("GET /api/v1/cases", s.listCases)
 	m.HandleFunc("GET /api/v1/cases/{id}", s.getCase)
+	m.HandleFunc("GET /api/v1/cases/{id}/similar", s.similar)
+	m.HandleFunc("GET /api/v1/search", s.search)
+	m.HandleFunc("GET /api/v1/topics/{tag}", s.topic)
+	m.HandleFunc("GET /api/v1/vocab", s.vocab)
+	m.HandleFunc("GET /api/v1/feed.atom", s.feed)
+	m.HandleFunc("GET /api/v1/export.jsonl", s.export)
+	m.HandleFunc("GET /api/v1/openapi.json", s.openapi)
 
 	m.HandleFunc("GET /api/v1/review/drafts", s.auth(s.listDrafts))
 	m.HandleFunc("GET /api/v1/review/drafts/{id}", s.auth(s.getDraft))
 	m.HandleFunc("POST /api/v1/review/drafts/{id}/approve", s.auth(s.approve))
 	m.HandleFunc("POST /api/v1/review/drafts/{id}/reject", s.auth(s.reject))
+	m.HandleFunc("POST /api/v1/review/drafts/{id}/merge", s.auth(s.merge))
+	m.HandleFunc("PUT /api/v1/review/cases/{id}", s.auth(s.editCase))
 	m.HandleFunc("GET /api/v1/review/cases/{id}/history", s.auth(s.history))
 	m.HandleFunc("GET /api/v1/review/submissions", s.auth(s.listSubmissions))
 	m.HandleFunc("POST /api/v1/review/reviewers", s.admin(s.addReviewer))
 	m.HandleFunc("GET /api/v1/review/reviewers", s.admin(s.listReviewers))
 	m.HandleFunc("DELETE /api/v1/review/reviewers/{id}", s.admin(s.revokeReviewer))
 	s.sourceRoutes()
+
+	m.Handle("/mcp", s.mcpHandler())
+	s.webRoutes()
 
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
@@ -301,7 +337,11 @@ func (s *Server) listCases(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	items, next, err := s.cfg.Store.ListPublished(cursor, limit, nil)
+	f, ok := caseFilter(w, r)
+	if !ok {
+		return
+	}
+	items, next, err := s.cfg.Store.ListCases(f, cursor, limit)
 	if err != nil {
 		s.storeError(w, err)
 		return
@@ -311,14 +351,10 @@ func (s *Server) listCases(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getCase(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	c, resolved, err := s.cfg.Store.GetCase(id)
+	// Drafts and rejected cases are the reviewers' business: not found here.
+	c, resolved, err := s.cfg.Store.GetPublished(id, relatedCount)
 	if err != nil {
 		s.storeError(w, err)
-		return
-	}
-	if c.Status != casebook.StatusPublished {
-		// Drafts and rejected cases are the reviewers' business.
-		writeError(w, http.StatusNotFound, "not_found", "case "+id+": not found")
 		return
 	}
 	if resolved != id {
@@ -328,27 +364,6 @@ func (s *Server) getCase(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, c)
 }
 
-func (s *Server) listDrafts(w http.ResponseWriter, r *http.Request) {
-	cursor, limit, ok := pageParams(w, r)
-	if !ok {
-		return
-	}
-	items, next, err := s.cfg.Store.ListDrafts(cursor, limit, nil)
-	if err != nil {
-		s.storeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list[casebook.Case]{Items: items, NextCursor: next})
-}
-
-func (s *Server) getDraft(w http.ResponseWriter, r *http.Request) {
-	c, _, err := s.cfg.Store.GetCase(r.PathValue("id"))
-	if err != nil {
-		s.storeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, c)
-}
 
 type approveRequest struct {
 	Note string         `json:"note"`
@@ -389,6 +404,25 @@ func applyEdit(c, e *casebook.Case) error {
 			return fmt.Errorf("component %q is not in the vocabulary: %w", comp, sinks.ErrInvalid)
 		}
 	}
+	if e.Language != "" && e.Language != "und" && !slices.Contains(casebook.Languages, e.Language) {
+		return fmt.Errorf("language %q is not en, ru, zh or und: %w", e.Language, sinks.ErrInvalid)
+	}
+	if strings.TrimSpace(e.Title) == "" {
+		return fmt.Errorf("title must not be empty: %w", sinks.ErrInvalid)
+	}
+	// Tags are stored as slugs: an alias a reviewer typed ("k8s") becomes
+	// its slug, an unknown tag is refused.
+	tags := make([]string, 0, len(e.Tags))
+	for _, t := range e.Tags {
+		slug, ok := casebook.NormalizeTag(t)
+		if !ok {
+			return fmt.Errorf("tag %q is not in the tag vocabulary: %w", t, sinks.ErrInvalid)
+		}
+		if !slices.Contains(tags, slug) {
+			tags = append(tags, slug)
+		}
+	}
+	e.Tags = tags
 	keep := *c
 	*c = *e
 	c.ID, c.Status, c.Sources, c.Extraction, c.Relevance = keep.ID, keep.Status, keep.Sources, keep.Extraction, keep.Relevance

@@ -1,0 +1,211 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/sinks"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is reported by the MCP server.
+const Version = "0.1.0"
+
+// IncidentBrief is a case as the MCP list and search tools return it.
+type IncidentBrief struct {
+	ID           string   `json:"id"`
+	Title        string   `json:"title"`
+	Organization string   `json:"organization"`
+	Year         int      `json:"year"`
+	Language     string   `json:"language"`
+	Category     string   `json:"root_cause_category"`
+	Components   []string `json:"components"`
+	Tags         []string `json:"tags"`
+	Summary      string   `json:"summary"`
+	URL          string   `json:"url"`
+}
+
+func briefOf(c *casebook.Case) IncidentBrief {
+	c.Normalize()
+	return IncidentBrief{ID: c.ID, Title: c.Title, Organization: c.Organization, Year: c.Year(), Language: c.Language,
+		Category: c.RootCause.Category, Components: c.Components, Tags: c.Tags, Summary: c.Summary, URL: "/cases/" + c.ID}
+}
+
+func briefs(cs []casebook.Case) []IncidentBrief {
+	out := make([]IncidentBrief, 0, len(cs))
+	for i := range cs {
+		out = append(out, briefOf(&cs[i]))
+	}
+	return out
+}
+
+func briefText(head string, bs []IncidentBrief) string {
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, x := range bs {
+		fmt.Fprintf(&b, "- %s: %s (%s, %d) [%s] %s\n", x.ID, x.Title, orUnknown(x.Organization), x.Year, x.Category, strings.Join(x.Components, ", "))
+	}
+	return b.String()
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown organization"
+	}
+	return s
+}
+
+// MCP tool inputs; the jsonschema tags describe the fields to the client.
+type searchIn struct {
+	Query string `json:"query" jsonschema:"full-text query in English, Russian or Chinese"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many cases, 1..50, default 10"`
+}
+
+type searchOut struct {
+	Query     string          `json:"query"`
+	Total     int             `json:"total"`
+	Incidents []IncidentBrief `json:"incidents"`
+}
+
+type getIn struct {
+	ID string `json:"id" jsonschema:"case id such as CB-0001"`
+}
+
+type getOut struct {
+	ID       string        `json:"id"`
+	Incident casebook.Case `json:"incident"`
+}
+
+type listIn struct {
+	Tag          string `json:"tag,omitempty" jsonschema:"tag slug or alias, e.g. kubernetes or k8s"`
+	Category     string `json:"category,omitempty" jsonschema:"root-cause category slug, see vocab"`
+	Organization string `json:"organization,omitempty" jsonschema:"organization that had the incident"`
+	Language     string `json:"language,omitempty" jsonschema:"en, ru or zh"`
+	Year         int    `json:"year,omitempty" jsonschema:"incident year"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"page size 1..100, default 20"`
+	Cursor       string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+}
+
+type listOut struct {
+	Incidents  []IncidentBrief `json:"incidents"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+type topicIn struct {
+	Tag string `json:"tag" jsonschema:"tag slug or alias"`
+}
+
+type topicOut struct {
+	Tag       string          `json:"tag"`
+	Aliases   []string        `json:"aliases"`
+	Count     int             `json:"count"`
+	Incidents []IncidentBrief `json:"incidents"`
+}
+
+type vocabIn struct{}
+
+func clampLimit(n, def, max int) int {
+	if n <= 0 {
+		return def
+	}
+	return min(n, max)
+}
+
+func toolText(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// toolError reports a tool failure inside the result, so the model sees it.
+func toolError(format string, args ...any) *mcp.CallToolResult {
+	r := toolText(fmt.Sprintf(format, args...))
+	r.IsError = true
+	return r
+}
+
+// MCPServer builds the MCP server over the store: the incident-library tools.
+func (s *Server) MCPServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "casebook", Version: Version}, nil)
+	st := s.cfg.Store
+	mcp.AddTool(srv, &mcp.Tool{Name: "search_incidents", Description: "Full-text search over published incident cases (title, summary, symptoms, root cause, remediation) in English, Russian and Chinese."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
+			if strings.TrimSpace(in.Query) == "" {
+				return toolError("query is required"), searchOut{}, nil
+			}
+			res, err := st.Search(in.Query, "", clampLimit(in.Limit, 10, 50))
+			if err != nil {
+				return nil, searchOut{}, err
+			}
+			out := searchOut{Query: in.Query, Total: res.Total, Incidents: briefs(res.Items)}
+			return toolText(briefText(fmt.Sprintf("%d cases match %q:", res.Total, in.Query), out.Incidents)), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "get_incident", Description: "One published incident case by id, with its related cases."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, getOut, error) {
+			c, _, err := st.GetPublished(strings.TrimSpace(in.ID), relatedCount)
+			if err != nil {
+				return toolError("no published case %q", in.ID), getOut{}, nil
+			}
+			c.Normalize()
+			var b strings.Builder
+			fmt.Fprintf(&b, "%s: %s\nOrganization: %s. Year: %d. Root cause: %s.\n\n%s\n\nRoot cause: %s\n", c.ID, c.Title, orUnknown(c.Organization), c.Year(), c.RootCause.Category, c.Summary, c.RootCause.Description)
+			for _, r := range c.Related {
+				fmt.Fprintf(&b, "Related: %s %s (%s)\n", r.ID, r.Title, r.Relation)
+			}
+			return toolText(b.String()), getOut{ID: c.ID, Incident: *c}, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "list_incidents", Description: "Published incident cases, newest first, filtered by tag, root-cause category, organization, language and year; paged by cursor."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in listIn) (*mcp.CallToolResult, listOut, error) {
+			f := sinks.Filter{Category: in.Category, Organization: in.Organization, Language: in.Language, Year: in.Year, Tag: in.Tag}
+			if in.Tag != "" {
+				if slug, ok := casebook.NormalizeTag(in.Tag); ok {
+					f.Tag = slug
+				}
+			}
+			if in.Category != "" && !casebook.ValidRootCause(in.Category) {
+				return toolError("category %q is not in the vocabulary", in.Category), listOut{}, nil
+			}
+			items, next, err := st.ListCases(f, in.Cursor, clampLimit(in.Limit, 20, 100))
+			if err != nil {
+				return toolError("%v", err), listOut{}, nil
+			}
+			out := listOut{Incidents: briefs(items), NextCursor: next}
+			return toolText(briefText(fmt.Sprintf("%d cases (next cursor %q):", len(items), next), out.Incidents)), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "get_topic", Description: "A technology tag: its aliases, how many cases carry it and the newest of them."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in topicIn) (*mcp.CallToolResult, topicOut, error) {
+			t, found, err := s.topicOf(in.Tag, "", 20)
+			if err != nil {
+				return nil, topicOut{}, err
+			}
+			if !found {
+				return toolError("unknown topic %q", in.Tag), topicOut{}, nil
+			}
+			out := topicOut{Tag: t.Tag, Aliases: t.Aliases, Count: t.Count, Incidents: briefs(t.Items)}
+			return toolText(briefText(fmt.Sprintf("Topic %s (aliases: %s): %d cases.", t.Tag, strings.Join(t.Aliases, ", "), t.Count), out.Incidents)), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "vocab", Description: "The controlled vocabulary: root-cause categories, triggers, detection methods, components and tags, with counts."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in vocabIn) (*mcp.CallToolResult, vocabAnswer, error) {
+			v := s.vocabulary()
+			var b strings.Builder
+			for _, group := range []struct {
+				name  string
+				terms []vocabTerm
+			}{{"root_cause", v.RootCause}, {"trigger", v.Trigger}, {"detection", v.Detection}, {"components", v.Components}} {
+				var names []string
+				for _, t := range group.terms {
+					names = append(names, t.Slug)
+				}
+				fmt.Fprintf(&b, "%s: %s\n", group.name, strings.Join(names, ", "))
+			}
+			fmt.Fprintf(&b, "tags: %d slugs\n", len(v.Tags))
+			return toolText(b.String()), v, nil
+		})
+	return srv
+}
+
+func (s *Server) mcpHandler() http.Handler {
+	srv := s.MCPServer()
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+}

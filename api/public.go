@@ -1,0 +1,398 @@
+package api
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/sinks"
+)
+
+// relatedCount is how many related cases a served case carries.
+const relatedCount = 5
+
+//go:embed openapi.json
+var openapiDoc []byte
+
+var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]{0,63}$`)
+
+// onlyParams answers 400 when the query has a parameter not in allowed, so
+// a typo ("?tags=") is an error instead of an unfiltered answer.
+func onlyParams(w http.ResponseWriter, r *http.Request, allowed ...string) bool {
+	for k := range r.URL.Query() {
+		if !slices.Contains(allowed, k) {
+			writeError(w, http.StatusBadRequest, "bad_parameter", "unknown parameter "+strconv.Quote(k)+"; this endpoint takes "+strings.Join(allowed, ", "))
+			return false
+		}
+	}
+	return true
+}
+
+// caseFilter reads and validates the listing filters.
+func caseFilter(w http.ResponseWriter, r *http.Request) (sinks.Filter, bool) {
+	if !onlyParams(w, r, "tag", "component", "category", "organization", "language", "year", "cursor", "limit") {
+		return sinks.Filter{}, false
+	}
+	q := r.URL.Query()
+	f := sinks.Filter{Organization: strings.TrimSpace(q.Get("organization"))}
+	bad := func(msg string) (sinks.Filter, bool) {
+		writeError(w, http.StatusBadRequest, "bad_parameter", msg)
+		return sinks.Filter{}, false
+	}
+	if t := q.Get("tag"); t != "" {
+		if slug, ok := casebook.NormalizeTag(t); ok {
+			f.Tag = slug
+		} else if t = strings.ToLower(strings.TrimSpace(t)); slugRe.MatchString(t) {
+			f.Tag = t
+		} else {
+			return bad("tag must be a slug such as kubernetes")
+		}
+	}
+	if c := q.Get("component"); c != "" {
+		if !casebook.ValidComponent(c) {
+			return bad("component " + strconv.Quote(c) + " is not in the vocabulary (see /api/v1/vocab)")
+		}
+		f.Component = c
+	}
+	if c := q.Get("category"); c != "" {
+		if !casebook.ValidRootCause(c) {
+			return bad("category " + strconv.Quote(c) + " is not a root-cause category (see /api/v1/vocab)")
+		}
+		f.Category = c
+	}
+	if l := q.Get("language"); l != "" {
+		if l != "und" && !slices.Contains(casebook.Languages, l) {
+			return bad("language must be en, ru, zh or und")
+		}
+		f.Language = l
+	}
+	if y := q.Get("year"); y != "" {
+		n, err := strconv.Atoi(y)
+		if err != nil || n < 1900 || n > 2200 {
+			return bad("year must be a four-digit year")
+		}
+		f.Year = n
+	}
+	if len(f.Organization) > 200 {
+		return bad("organization is longer than 200 bytes")
+	}
+	return f, true
+}
+
+func limitParam(w http.ResponseWriter, r *http.Request, def, max int) (int, bool) {
+	l := r.URL.Query().Get("limit")
+	if l == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(l)
+	if err != nil || n < 1 || n > max {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "limit must be 1.."+strconv.Itoa(max))
+		return 0, false
+	}
+	return n, true
+}
+
+func (s *Server) similar(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r, "limit") {
+		return
+	}
+	limit, ok := limitParam(w, r, 10, 50)
+	if !ok {
+		return
+	}
+	id := r.PathValue("id")
+	if _, resolved, err := s.cfg.Store.GetPublished(id, 0); err != nil {
+		s.storeError(w, err)
+		return
+	} else if resolved != id {
+		http.Redirect(w, r, "/api/v1/cases/"+resolved+"/similar", http.StatusMovedPermanently)
+		return
+	}
+	items, err := s.cfg.Store.SimilarTo(id, limit)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list[sinks.Similar]{Items: items})
+}
+
+// searchAnswer is a page of search hits: the cases, best first, with scores.
+type searchAnswer struct {
+	Query      string          `json:"query"`
+	Terms      []string        `json:"terms"`
+	Total      int             `json:"total"`
+	Items      []casebook.Case `json:"items"`
+	Scores     []float64       `json:"scores"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r, "q", "cursor", "limit") {
+		return
+	}
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if q == "" {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "q is required")
+		return
+	}
+	if len(q) > 500 {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "q is longer than 500 bytes")
+		return
+	}
+	limit, ok := limitParam(w, r, 20, 100)
+	if !ok {
+		return
+	}
+	res, err := s.cfg.Store.Search(q, r.URL.Query().Get("cursor"), limit)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, searchAnswerOf(q, res))
+}
+
+func searchAnswerOf(q string, res sinks.SearchResult) searchAnswer {
+	a := searchAnswer{Query: q, Terms: res.Terms, Total: res.Total, Items: res.Items, Scores: res.Scores, NextCursor: res.NextCursor}
+	if a.Terms == nil {
+		a.Terms = []string{}
+	}
+	if a.Scores == nil {
+		a.Scores = []float64{}
+	}
+	return a
+}
+
+// topicAnswer describes one tag: its aliases and the cases carrying it.
+type topicAnswer struct {
+	Tag        string          `json:"tag"`
+	Aliases    []string        `json:"aliases"`
+	Count      int             `json:"count"`
+	Items      []casebook.Case `json:"items"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+func (s *Server) topicOf(tag, cursor string, limit int) (topicAnswer, bool, error) {
+	slug, known := casebook.NormalizeTag(tag)
+	if !known {
+		slug = strings.ToLower(strings.TrimSpace(tag))
+	}
+	n := s.cfg.Store.Count("tag", slug)
+	if !known && n == 0 {
+		return topicAnswer{}, false, nil
+	}
+	items, next, err := s.cfg.Store.ListCases(sinks.Filter{Tag: slug}, cursor, limit)
+	if err != nil {
+		return topicAnswer{}, true, err
+	}
+	aliases := []string{}
+	for _, a := range casebook.TagAliases[slug] {
+		aliases = append(aliases, strings.TrimPrefix(a, "="))
+	}
+	return topicAnswer{Tag: slug, Aliases: aliases, Count: n, Items: items, NextCursor: next}, true, nil
+}
+
+func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r, "cursor", "limit") {
+		return
+	}
+	cursor, limit, ok := pageParams(w, r)
+	if !ok {
+		return
+	}
+	tag := r.PathValue("tag")
+	t, found, err := s.topicOf(tag, cursor, limit)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	if !found {
+		writeError(w, http.StatusNotFound, "not_found", "topic "+strconv.Quote(tag)+" is neither in the tag vocabulary nor on any case")
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+type vocabTerm struct {
+	Slug    string `json:"slug"`
+	Meaning string `json:"meaning,omitempty"`
+	Count   int    `json:"count"`
+}
+
+type vocabTag struct {
+	Slug    string   `json:"slug"`
+	Aliases []string `json:"aliases"`
+	Count   int      `json:"count"`
+}
+
+type vocabAnswer struct {
+	RootCause  []vocabTerm `json:"root_cause"`
+	Trigger    []vocabTerm `json:"trigger"`
+	Detection  []vocabTerm `json:"detection"`
+	Components []vocabTerm `json:"components"`
+	Tags       []vocabTag  `json:"tags"`
+	Languages  []string    `json:"languages"`
+}
+
+func (s *Server) vocabulary() vocabAnswer {
+	terms := func(field string, slugs []string) []vocabTerm {
+		out := make([]vocabTerm, 0, len(slugs))
+		for _, sl := range slugs {
+			n := 0
+			if field != "" {
+				n = s.cfg.Store.Count(field, sl)
+			}
+			out = append(out, vocabTerm{Slug: sl, Meaning: casebook.SlugMeaning[sl], Count: n})
+		}
+		return out
+	}
+	v := vocabAnswer{
+		RootCause: terms("category", casebook.RootCauseCategories), Trigger: terms("", casebook.TriggerKinds),
+		Detection: terms("", casebook.DetectionMethods), Components: terms("component", casebook.Components),
+		Languages: append(slices.Clone(casebook.Languages), "und"),
+	}
+	for _, slug := range casebook.TagSlugs() {
+		al := []string{}
+		for _, a := range casebook.TagAliases[slug] {
+			al = append(al, strings.TrimPrefix(a, "="))
+		}
+		v.Tags = append(v.Tags, vocabTag{Slug: slug, Aliases: al, Count: s.cfg.Store.Count("tag", slug)})
+	}
+	return v
+}
+
+func (s *Server) vocab(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.vocabulary())
+}
+
+func (s *Server) baseURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return strings.TrimRight(s.cfg.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// Atom 1.0 (RFC 4287) shapes.
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Title   string      `xml:"title"`
+	ID      string      `xml:"id"`
+	Updated string      `xml:"updated"`
+	Links   []atomLink  `xml:"link"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+type atomLink struct {
+	Rel  string `xml:"rel,attr,omitempty"`
+	Type string `xml:"type,attr,omitempty"`
+	Href string `xml:"href,attr"`
+}
+
+type atomEntry struct {
+	Title    string     `xml:"title"`
+	ID       string     `xml:"id"`
+	Updated  string     `xml:"updated"`
+	Links    []atomLink `xml:"link"`
+	Author   atomAuthor `xml:"author"`
+	Summary  atomText   `xml:"summary"`
+	Category []atomCat  `xml:"category"`
+}
+
+type atomAuthor struct {
+	Name string `xml:"name"`
+}
+
+type atomText struct {
+	Lang string `xml:"http://www.w3.org/XML/1998/namespace lang,attr,omitempty"`
+	Text string `xml:",chardata"`
+}
+
+type atomCat struct {
+	Term string `xml:"term,attr"`
+}
+
+// feedSize is how many newly published cases the feed carries.
+const feedSize = 50
+
+func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
+	items, _, err := s.cfg.Store.ListPublished("", feedSize, nil)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	base := s.baseURL(r)
+	f := atomFeed{
+		Title: "casebook: newly published incident cases", ID: base + "/api/v1/feed.atom",
+		Updated: time.Unix(0, 0).UTC().Format(time.RFC3339),
+		Links:   []atomLink{{Rel: "self", Type: "application/atom+xml", Href: base + "/api/v1/feed.atom"}, {Rel: "alternate", Type: "text/html", Href: base + "/"}},
+	}
+	for i, c := range items {
+		upd := c.Review.DecidedAt
+		if upd == "" {
+			upd = c.UpdatedAt
+		}
+		if i == 0 {
+			f.Updated = upd
+		}
+		org := c.Organization
+		if org == "" {
+			org = "unknown"
+		}
+		e := atomEntry{
+			Title: c.Title, ID: base + "/cases/" + c.ID, Updated: upd,
+			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: base + "/cases/" + c.ID}, {Rel: "alternate", Type: "application/json", Href: base + "/api/v1/cases/" + c.ID}},
+			Author:  atomAuthor{Name: org},
+			Summary: atomText{Lang: c.Language, Text: c.Summary},
+		}
+		e.Category = append(e.Category, atomCat{Term: c.RootCause.Category})
+		for _, t := range c.Tags {
+			e.Category = append(e.Category, atomCat{Term: t})
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
+	_, _ = w.Write([]byte(xml.Header))
+	enc := xml.NewEncoder(w)
+	enc.Indent("", " ")
+	_ = enc.Encode(f)
+}
+
+// export streams every published case as one JSON object a line, in
+// approval order, without holding them all in memory.
+func (s *Server) export(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
+	w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="casebook.jsonl"`)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	err := s.cfg.Store.EachPublished(func(c *casebook.Case) error { return enc.Encode(c) })
+	if err != nil {
+		s.cfg.Log.Error("export", "err", err)
+	}
+	_ = bw.Flush()
+}
+
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(openapiDoc)
+}

@@ -1,0 +1,82 @@
+package api
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// ipLimiter is a token bucket per client IP. Idle buckets are dropped so a
+// stream of one-off clients cannot grow the map without bound.
+type ipLimiter struct {
+	mu      sync.Mutex
+	rate    rate.Limit
+	burst   int
+	clients map[string]*ipBucket
+	swept   time.Time
+}
+
+type ipBucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newIPLimiter(perSecond float64, burst int) *ipLimiter {
+	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, clients: map[string]*ipBucket{}}
+}
+
+// allow takes a token for ip, or says how long until one is free.
+func (l *ipLimiter) allow(ip string, now time.Time) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.swept) > time.Minute {
+		// A bucket idle long enough to be full again carries no state.
+		full := time.Duration(float64(l.burst)/float64(l.rate)*float64(time.Second)) + time.Minute
+		for k, b := range l.clients {
+			if now.Sub(b.seen) > full {
+				delete(l.clients, k)
+			}
+		}
+		l.swept = now
+	}
+	b := l.clients[ip]
+	if b == nil {
+		b = &ipBucket{lim: rate.NewLimiter(l.rate, l.burst)}
+		l.clients[ip] = b
+	}
+	b.seen = now
+	res := b.lim.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now)
+		return false, d
+	}
+	return true, 0
+}
+
+// clientIP is the connection's address: a forwarded-for header is any
+// client's to forge, so it is not trusted.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (s *Server) rateLimited(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ok, wait := s.limiter.allow(clientIP(r), time.Now())
+		if !ok {
+			secs := int(math.Ceil(wait.Seconds()))
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			writeError(w, http.StatusTooManyRequests, "rate_limited", "too many submissions from this address; retry in "+strconv.Itoa(secs)+" s")
+			return
+		}
+		next(w, r)
+	}
+}

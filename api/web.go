@@ -1,0 +1,693 @@
+package api
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/sinks"
+)
+
+//go:embed web
+var webFS embed.FS
+
+const (
+	sessionCookie    = "casebook_session"
+	loginCSRFCookie  = "casebook_login_csrf"
+	maxFormBytes     = 1 << 20
+	queuePageSize    = 50
+	browsePageSize   = 20
+	evidenceMaxBytes = 256 << 10
+)
+
+// evidenceFields are the case fields whose evidence the draft page shows,
+// in display order; each has its own highlight colour in style.css.
+var evidenceFields = []string{"summary", "symptoms", "impact", "root_cause", "trigger", "detection", "remediation", "action_items", "lessons", "tags", "title"}
+
+// pages holds one template set per page (layout + page), parsed once.
+type pages struct {
+	t      map[string]*template.Template
+	static http.Handler
+}
+
+var funcs = template.FuncMap{
+	"join": strings.Join,
+	"year": func(c casebook.Case) int { return c.Year() },
+	"host": func(c casebook.Case) string { return sinks.SourceHost(&c) },
+	"pct":  func(f float64) string { return strconv.Itoa(int(f*100+0.5)) + "%" },
+	"lines": func(s []string) string {
+		return strings.Join(s, "\n")
+	},
+	"meaning": func(s string) string { return casebook.SlugMeaning[s] },
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[fmt.Sprint(kv[i])] = kv[i+1]
+		}
+		return m
+	},
+	"has":     func(list []string, s string) bool { return slices.Contains(list, s) },
+	"short": func(ts string) string {
+		if t, err := time.Parse(time.RFC3339, ts); err == nil {
+			return t.UTC().Format("2006-01-02 15:04")
+		}
+		return ts
+	},
+	"query": func(kv ...string) template.URL {
+		v := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i+1] != "" {
+				v.Set(kv[i], kv[i+1])
+			}
+		}
+		if len(v) == 0 {
+			return ""
+		}
+		return template.URL("?" + v.Encode())
+	},
+}
+
+func mustPages() *pages {
+	p := &pages{t: map[string]*template.Template{}}
+	names, err := fs.Glob(webFS, "web/pages/*.html")
+	if err != nil || len(names) == 0 {
+		panic(fmt.Sprintf("web templates missing: %v", err))
+	}
+	for _, n := range names {
+		t := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html", n))
+		p.t[strings.TrimSuffix(strings.TrimPrefix(n, "web/pages/"), ".html")] = t
+	}
+	sub, _ := fs.Sub(webFS, "web/static")
+	p.static = http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
+	return p
+}
+
+// view is what every page template gets.
+type view struct {
+	Title    string
+	Reviewer *sinks.Reviewer
+	CSRF     string
+	Error    string
+	Notice   string
+	Path     string
+	Data     any
+}
+
+func securityHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, status int, v view) {
+	if sess, _, ok := s.session(r); ok && v.Reviewer == nil {
+		rv := sess.Reviewer
+		v.Reviewer, v.CSRF = &rv, sess.CSRF
+	}
+	v.Path = r.URL.Path
+	t := s.pages.t[name]
+	securityHeaders(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := t.Execute(w, v); err != nil {
+		s.cfg.Log.Error("render", "page", name, "err", err)
+	}
+}
+
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.render(w, r, "error", status, view{Title: http.StatusText(status), Error: msg})
+}
+
+// pageStoreError maps a store error to an error page.
+func (s *Server) pageStoreError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, sinks.ErrNotFound):
+		s.pageError(w, r, http.StatusNotFound, err.Error())
+	case errors.Is(err, sinks.ErrConflict):
+		s.pageError(w, r, http.StatusConflict, err.Error())
+	case errors.Is(err, sinks.ErrInvalid):
+		s.pageError(w, r, http.StatusBadRequest, err.Error())
+	default:
+		s.cfg.Log.Error("store error", "err", err)
+		s.pageError(w, r, http.StatusInternalServerError, "internal error")
+	}
+}
+
+func (s *Server) webRoutes() {
+	m := s.mux
+	m.Handle("GET /static/", s.pages.static)
+	m.HandleFunc("GET /{$}", s.pageHome)
+	m.HandleFunc("GET /cases/{id}", s.pageCase)
+	m.HandleFunc("GET /topics/{tag}", s.pageTopic)
+	m.HandleFunc("GET /login", s.pageLogin)
+	m.HandleFunc("POST /login", s.doLogin)
+	m.HandleFunc("POST /logout", s.reviewPage(s.doLogout))
+	m.HandleFunc("GET /review", s.reviewPage(s.pageQueue))
+	m.HandleFunc("GET /review/drafts/{id}", s.reviewPage(s.pageDraft))
+	m.HandleFunc("POST /review/drafts/{id}", s.reviewPage(s.doEdit))
+	m.HandleFunc("POST /review/drafts/{id}/reject", s.reviewPage(s.doReject))
+	m.HandleFunc("POST /review/drafts/{id}/merge", s.reviewPage(s.doMerge))
+	m.HandleFunc("GET /review/cases/{id}/history", s.reviewPage(s.pageHistory))
+	m.HandleFunc("GET /review/tokens", s.reviewPage(s.adminPage(s.pageTokens)))
+	m.HandleFunc("POST /review/tokens", s.reviewPage(s.adminPage(s.doAddToken)))
+	m.HandleFunc("POST /review/tokens/{id}/revoke", s.reviewPage(s.adminPage(s.doRevoke)))
+}
+
+// --- sessions and CSRF ---
+
+func (s *Server) session(r *http.Request) (sinks.Session, string, bool) {
+	ck, err := r.Cookie(sessionCookie)
+	if err != nil || ck.Value == "" {
+		return sinks.Session{}, "", false
+	}
+	sess, ok := s.cfg.Store.GetSession(ck.Value)
+	return sess, ck.Value, ok
+}
+
+type sessKey struct{}
+
+// reviewPage requires a live session; a POST must also carry the session's
+// CSRF token and, when the browser sends one, a same-origin Origin header.
+func (s *Server) reviewPage(next func(http.ResponseWriter, *http.Request, sinks.Session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess, _, ok := s.session(r)
+		if !ok {
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			s.pageError(w, r, http.StatusUnauthorized, "log in with a reviewer token first")
+			return
+		}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+			if err := r.ParseForm(); err != nil {
+				s.pageError(w, r, http.StatusBadRequest, "bad form: "+err.Error())
+				return
+			}
+			if !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) != 1 {
+				s.pageError(w, r, http.StatusForbidden, "the form's CSRF token is missing or wrong; reload the page and try again")
+				return
+			}
+		}
+		next(w, r, sess)
+	}
+}
+
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" || o == "null" {
+		return o == "" // "null" is an opaque origin: never ours
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host == r.Host
+}
+
+func (s *Server) adminPage(next func(http.ResponseWriter, *http.Request, sinks.Session)) func(http.ResponseWriter, *http.Request, sinks.Session) {
+	return func(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+		if sess.Reviewer.Role != sinks.RoleAdmin {
+			s.pageError(w, r, http.StatusForbidden, "this page needs an admin token")
+			return
+		}
+		next(w, r, sess)
+	}
+}
+
+func newCSRF() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/review"
+	}
+	return next
+}
+
+func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
+	// Login CSRF: a double-submit token, as there is no session yet.
+	tok := newCSRF()
+	http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
+	s.render(w, r, "login", http.StatusOK, view{Title: "Log in", CSRF: tok, Data: safeNext(r.URL.Query().Get("next"))})
+}
+
+func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, http.StatusBadRequest, "bad form")
+		return
+	}
+	next := safeNext(r.PostFormValue("next"))
+	ck, err := r.Cookie(loginCSRFCookie)
+	if err != nil || !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(ck.Value), []byte(r.PostFormValue("csrf"))) != 1 {
+		s.pageError(w, r, http.StatusForbidden, "the login form expired; reload it and try again")
+		return
+	}
+	id, sess, err := s.cfg.Store.CreateSession(strings.TrimSpace(r.PostFormValue("token")), s.cfg.SessionTTL)
+	if err != nil {
+		tok := newCSRF()
+		http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
+		s.render(w, r, "login", http.StatusUnauthorized, view{Title: "Log in", CSRF: tok, Error: "That token is not valid or was revoked.", Data: next})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: r.TLS != nil, MaxAge: int(s.cfg.SessionTTL.Seconds())})
+	http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: "", Path: "/login", MaxAge: -1})
+	s.cfg.Log.Info("ui login", "reviewer", sess.Reviewer.Name)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (s *Server) doLogout(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	if _, id, ok := s.session(r); ok {
+		_ = s.cfg.Store.DeleteSession(id)
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// --- public pages ---
+
+type homeData struct {
+	Q          string
+	Filter     sinks.Filter
+	YearText   string
+	Items      []casebook.Case
+	Total      int
+	NextCursor string
+	Searching  bool
+	Tags       []sinks.Facet
+	Categories []string
+	Components []string
+}
+
+func (s *Server) pageHome(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := homeData{Q: strings.TrimSpace(q.Get("q")), Categories: casebook.RootCauseCategories, Components: casebook.Components}
+	cursor := q.Get("cursor")
+	if d.Q != "" {
+		d.Searching = true
+		res, err := s.cfg.Store.Search(d.Q, cursor, browsePageSize)
+		if err != nil {
+			s.pageStoreError(w, r, err)
+			return
+		}
+		d.Items, d.Total, d.NextCursor = res.Items, res.Total, res.NextCursor
+	} else {
+		d.Filter = sinks.Filter{Tag: q.Get("tag"), Component: q.Get("component"), Category: q.Get("category"),
+			Organization: q.Get("organization"), Language: q.Get("language")}
+		if slug, ok := casebook.NormalizeTag(d.Filter.Tag); ok {
+			d.Filter.Tag = slug
+		}
+		if y := q.Get("year"); y != "" {
+			n, err := strconv.Atoi(y)
+			if err != nil {
+				s.pageError(w, r, http.StatusBadRequest, "year must be a number")
+				return
+			}
+			d.Filter.Year, d.YearText = n, y
+		}
+		items, next, err := s.cfg.Store.ListCases(d.Filter, cursor, browsePageSize)
+		if err != nil {
+			s.pageStoreError(w, r, err)
+			return
+		}
+		d.Items, d.NextCursor = items, next
+		d.Total = s.cfg.Store.Count("all", "")
+	}
+	tags, _ := s.cfg.Store.Facets("tag")
+	if len(tags) > 30 {
+		tags = tags[:30]
+	}
+	d.Tags = tags
+	title := "Incident cases"
+	if d.Searching {
+		title = "Search: " + d.Q
+	}
+	s.render(w, r, "home", http.StatusOK, view{Title: title, Data: d})
+}
+
+func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	c, resolved, err := s.cfg.Store.GetPublished(id, relatedCount)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	if resolved != id {
+		http.Redirect(w, r, "/cases/"+resolved, http.StatusMovedPermanently)
+		return
+	}
+	c.Normalize()
+	s.render(w, r, "case", http.StatusOK, view{Title: c.ID + ": " + c.Title, Data: c})
+}
+
+func (s *Server) pageTopic(w http.ResponseWriter, r *http.Request) {
+	t, found, err := s.topicOf(r.PathValue("tag"), r.URL.Query().Get("cursor"), browsePageSize)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	if !found {
+		s.pageError(w, r, http.StatusNotFound, "no such topic")
+		return
+	}
+	s.render(w, r, "topic", http.StatusOK, view{Title: "Topic: " + t.Tag, Data: t})
+}
+
+// --- review pages ---
+
+type queueRow struct {
+	Case       casebook.Case
+	Host       string
+	Duplicates int
+}
+
+type queueData struct {
+	Rows       []queueRow
+	Counts     sinks.QueueCounts
+	Q          url.Values
+	NextCursor string
+	Languages  []string
+}
+
+func (s *Server) pageQueue(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	q := r.URL.Query()
+	f, err := queueFilter(q)
+	if err != nil {
+		s.pageError(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	items, next, counts, err := s.cfg.Store.ListQueue(f, q.Get("cursor"), queuePageSize)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	d := queueData{Counts: counts, Q: q, NextCursor: next, Languages: casebook.Languages}
+	for _, c := range items {
+		dups, _ := s.cfg.Store.Duplicates(c.ID)
+		d.Rows = append(d.Rows, queueRow{Case: c, Host: sinks.SourceHost(&c), Duplicates: len(dups)})
+	}
+	s.render(w, r, "queue", http.StatusOK, view{Title: "Review queue", Notice: q.Get("notice"), Data: d})
+}
+
+// segment is a run of source text and the fields whose evidence covers it.
+type segment struct {
+	Text   string
+	Fields []string
+	Class  string
+	Anchor string
+	Title  string
+}
+
+// evidenceSegments cuts text at every evidence boundary (byte offsets,
+// moved to rune starts) so each run can be highlighted for its fields.
+func evidenceSegments(text string, ev map[string][]casebook.Span) []segment {
+	if len(text) > evidenceMaxBytes {
+		text = text[:evidenceMaxBytes]
+	}
+	fix := func(n int) int {
+		n = max(0, min(n, len(text)))
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		return n
+	}
+	cuts := []int{0, len(text)}
+	for _, spans := range ev {
+		for _, sp := range spans {
+			cuts = append(cuts, fix(sp.Start), fix(sp.End))
+		}
+	}
+	sort.Ints(cuts)
+	cuts = slices.Compact(cuts)
+	anchored := map[string]bool{}
+	var out []segment
+	for i := 0; i+1 < len(cuts); i++ {
+		a, b := cuts[i], cuts[i+1]
+		if a >= b {
+			continue
+		}
+		seg := segment{Text: text[a:b]}
+		for _, f := range orderedFields(ev) {
+			for _, sp := range ev[f] {
+				if fix(sp.Start) <= a && b <= fix(sp.End) {
+					seg.Fields = append(seg.Fields, f)
+					if !anchored[f] {
+						anchored[f] = true
+						seg.Anchor = "ev-" + f
+					}
+					break
+				}
+			}
+		}
+		if len(seg.Fields) > 0 {
+			seg.Class = "ev f-" + seg.Fields[0]
+			seg.Title = strings.Join(seg.Fields, ", ")
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+func orderedFields(ev map[string][]casebook.Span) []string {
+	var out []string
+	for _, f := range evidenceFields {
+		if len(ev[f]) > 0 {
+			out = append(out, f)
+		}
+	}
+	var rest []string
+	for f := range ev {
+		if !slices.Contains(evidenceFields, f) && len(ev[f]) > 0 {
+			rest = append(rest, f)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+type draftData struct {
+	Case       *casebook.Case
+	Extras     draftExtras
+	Segments   []segment
+	Evidence   []string // fields with evidence, in display order
+	IsDraft    bool
+	Vocab      vocabAnswer
+	Submission *casebook.Submission
+}
+
+func (s *Server) draftPage(w http.ResponseWriter, r *http.Request, status int, c *casebook.Case, ex draftExtras, errMsg, notice string) {
+	d := draftData{Case: c, Extras: ex, IsDraft: c.Status == casebook.StatusDraft, Vocab: s.vocabulary()}
+	if ex.SourceText != "" {
+		d.Segments = evidenceSegments(ex.SourceText, c.Extraction.Evidence)
+	}
+	d.Evidence = orderedFields(c.Extraction.Evidence)
+	if ex.SubmissionID != "" {
+		if rec, err := s.cfg.Store.GetSubmission(ex.SubmissionID); err == nil {
+			d.Submission = &rec.Submission
+		}
+	}
+	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: errMsg, Notice: notice, Data: d})
+}
+
+func (s *Server) pageDraft(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	id := r.PathValue("id")
+	c, ex, err := s.draftView(id)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	if c.ID != id {
+		http.Redirect(w, r, "/review/drafts/"+c.ID, http.StatusSeeOther)
+		return
+	}
+	s.draftPage(w, r, http.StatusOK, c, ex, "", r.URL.Query().Get("notice"))
+}
+
+func splitList(s string, sep func(rune) bool) []string {
+	out := []string{}
+	for _, p := range strings.FieldsFunc(s, sep) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func byLine(r rune) bool  { return r == '\n' || r == '\r' }
+func byComma(r rune) bool { return r == ',' || r == '\n' || r == ';' }
+
+// formCase builds the case a reviewer's form describes, on top of c.
+func formCase(c *casebook.Case, f url.Values) *casebook.Case {
+	e := *c
+	e.Title = strings.TrimSpace(f.Get("title"))
+	e.Organization = strings.TrimSpace(f.Get("organization"))
+	e.Published = strings.TrimSpace(f.Get("published"))
+	e.IncidentDate = strings.TrimSpace(f.Get("incident_date"))
+	e.Language = f.Get("language")
+	e.Summary = strings.TrimSpace(f.Get("summary"))
+	e.Tags = splitList(f.Get("tags"), byComma)
+	e.Components = f["components"]
+	e.Impact = casebook.Impact{Severity: f.Get("impact.severity"), Scope: f.Get("impact.scope"), UsersAffected: f.Get("impact.users_affected"),
+		Region: f.Get("impact.region"), Duration: f.Get("impact.duration"), TimeToDetect: f.Get("impact.time_to_detect"), TimeToResolve: f.Get("impact.time_to_resolve")}
+	e.Symptoms = strings.TrimSpace(f.Get("symptoms"))
+	e.RootCause = casebook.RootCause{Category: f.Get("root_cause.category"), Description: strings.TrimSpace(f.Get("root_cause.description"))}
+	e.Trigger = casebook.Trigger{Kind: f.Get("trigger.kind"), Description: strings.TrimSpace(f.Get("trigger.description"))}
+	e.Detection = casebook.Detection{Method: f.Get("detection.method"), Description: strings.TrimSpace(f.Get("detection.description"))}
+	e.Remediation = splitList(f.Get("remediation"), byLine)
+	e.ActionItems = splitList(f.Get("action_items"), byLine)
+	e.Lessons = splitList(f.Get("lessons"), byLine)
+	return &e
+}
+
+func (s *Server) doEdit(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	id := r.PathValue("id")
+	c, ex, err := s.draftView(id)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	e := formCase(c, r.PostForm)
+	note := strings.TrimSpace(r.PostFormValue("note"))
+	by := sess.Reviewer.Name
+	switch r.PostFormValue("action") {
+	case "approve":
+		pub, err := s.cfg.Store.Approve(id, by, note, func(c *casebook.Case) error { return applyEdit(c, e) })
+		if err != nil {
+			s.editFailed(w, r, e, ex, err)
+			return
+		}
+		s.cfg.Log.Info("approved", "draft", id, "case", pub.ID, "by", by)
+		http.Redirect(w, r, "/cases/"+pub.ID, http.StatusSeeOther)
+	case "save", "":
+		_, changed, err := s.cfg.Store.EditCase(id, by, note, func(c *casebook.Case) error { return applyEdit(c, e) })
+		if err != nil {
+			s.editFailed(w, r, e, ex, err)
+			return
+		}
+		msg := "Nothing changed."
+		if len(changed) > 0 {
+			msg = "Saved: " + strings.Join(changed, ", ") + "."
+		}
+		http.Redirect(w, r, "/review/drafts/"+c.ID+"?notice="+url.QueryEscape(msg), http.StatusSeeOther)
+	default:
+		s.pageError(w, r, http.StatusBadRequest, "unknown action")
+	}
+}
+
+// editFailed shows the form again with the reviewer's values and the reason.
+func (s *Server) editFailed(w http.ResponseWriter, r *http.Request, e *casebook.Case, ex draftExtras, err error) {
+	status := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, sinks.ErrInvalid):
+		status = http.StatusBadRequest
+	case errors.Is(err, sinks.ErrConflict):
+		status = http.StatusConflict
+	case errors.Is(err, sinks.ErrNotFound):
+		status = http.StatusNotFound
+	default:
+		s.cfg.Log.Error("edit", "err", err)
+	}
+	s.draftPage(w, r, status, e, ex, err.Error(), "")
+}
+
+func (s *Server) doReject(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	id := r.PathValue("id")
+	if _, err := s.cfg.Store.Reject(id, sess.Reviewer.Name, strings.TrimSpace(r.PostFormValue("reason"))); err != nil {
+		if errors.Is(err, sinks.ErrInvalid) {
+			if c, ex, verr := s.draftView(id); verr == nil {
+				s.draftPage(w, r, http.StatusBadRequest, c, ex, "A reject needs a reason.", "")
+				return
+			}
+		}
+		s.pageStoreError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/review?notice="+url.QueryEscape(id+" rejected"), http.StatusSeeOther)
+}
+
+func (s *Server) doMerge(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	id := r.PathValue("id")
+	into := strings.TrimSpace(r.PostFormValue("into"))
+	if into == "" {
+		s.pageError(w, r, http.StatusBadRequest, "name the published case to merge into")
+		return
+	}
+	c, err := s.cfg.Store.Merge(id, into, sess.Reviewer.Name, strings.TrimSpace(r.PostFormValue("note")))
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/cases/"+c.ID, http.StatusSeeOther)
+}
+
+func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	id := r.PathValue("id")
+	c, _, err := s.cfg.Store.GetCase(id)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	h, err := s.cfg.Store.History(id)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	s.render(w, r, "history", http.StatusOK, view{Title: "History of " + c.ID, Data: map[string]any{"Case": c, "Changes": h}})
+}
+
+type tokensData struct {
+	Reviewers []sinks.Reviewer
+	NewToken  string
+	NewName   string
+}
+
+func (s *Server) pageTokens(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	s.tokensPage(w, r, http.StatusOK, tokensData{}, "")
+}
+
+func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request, status int, d tokensData, errMsg string) {
+	var err error
+	if d.Reviewers, err = s.cfg.Store.ListTokens(); err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	s.render(w, r, "tokens", status, view{Title: "Reviewer tokens", Error: errMsg, Notice: r.URL.Query().Get("notice"), Data: d})
+}
+
+func (s *Server) doAddToken(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	tok, rv, err := s.cfg.Store.AddToken(r.PostFormValue("name"), r.PostFormValue("role"))
+	if err != nil {
+		s.tokensPage(w, r, http.StatusBadRequest, tokensData{}, err.Error())
+		return
+	}
+	// Shown once, on this answer only: the store keeps the hash.
+	s.tokensPage(w, r, http.StatusOK, tokensData{NewToken: tok, NewName: rv.Name}, "")
+}
+
+func (s *Server) doRevoke(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	if err := s.cfg.Store.RevokeToken(r.PathValue("id")); err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/review/tokens?notice="+url.QueryEscape("token "+r.PathValue("id")+" revoked"), http.StatusSeeOther)
+}
