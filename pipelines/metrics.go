@@ -17,6 +17,9 @@ type Metrics struct {
 	latCount map[string]uint64
 	buckets  map[string][]uint64
 	fetches  map[[2]string]uint64 // host, outcome
+	// Gauges, when set, writes gauges read at scrape time (consumer lag,
+	// dead letters), outside the lock since it may ask NATS.
+	Gauges func(w io.Writer)
 }
 
 var latencyBounds = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
@@ -63,6 +66,9 @@ func (m *Metrics) ObserveFetch(host, outcome string) {
 func (m *Metrics) WriteTo(w io.Writer) (int64, error) {
 	if m == nil {
 		return 0, nil
+	}
+	if m.Gauges != nil {
+		m.Gauges(w)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

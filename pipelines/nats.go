@@ -145,7 +145,7 @@ var ackWait = map[string]time.Duration{
 }
 
 func (b *Bus) ensure(ctx context.Context, replicas int) error {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	streams := []jetstream.StreamConfig{
 		{Name: StreamWork, Subjects: []string{"casebook.work.>"}, Retention: jetstream.WorkQueuePolicy,
@@ -156,7 +156,7 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 			Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: replicas},
 	}
 	for _, sc := range streams {
-		if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateStream(ctx, sc); return err }); err != nil {
+		if err := retryCtx(ctx, func(ctx context.Context) error { _, err := b.JS.CreateOrUpdateStream(ctx, sc); return err }); err != nil {
 			return fmt.Errorf("stream %s: %w", sc.Name, err)
 		}
 	}
@@ -171,16 +171,22 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 			MaxDeliver:    -1,
 			MaxAckPending: 1000,
 		}
-		if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateConsumer(ctx, StreamWork, cc); return err }); err != nil {
+		if err := retryCtx(ctx, func(ctx context.Context) error {
+			_, err := b.JS.CreateOrUpdateConsumer(ctx, StreamWork, cc)
+			return err
+		}); err != nil {
 			return fmt.Errorf("consumer %s: %w", stage, err)
 		}
 	}
 	rc := jetstream.ConsumerConfig{Durable: ConsumerEvent, FilterSubject: SubjectEvents,
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait[ConsumerEvent], MaxDeliver: -1, MaxAckPending: 5000}
-	if err := retry(ctx, func() error { _, err := b.JS.CreateOrUpdateConsumer(ctx, StreamEvents, rc); return err }); err != nil {
+	if err := retryCtx(ctx, func(ctx context.Context) error {
+		_, err := b.JS.CreateOrUpdateConsumer(ctx, StreamEvents, rc)
+		return err
+	}); err != nil {
 		return fmt.Errorf("consumer %s: %w", ConsumerEvent, err)
 	}
-	return retry(ctx, func() error {
+	return retryCtx(ctx, func(ctx context.Context) error {
 		var err error
 		b.Pages, err = b.JS.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
 			Bucket: PagesBucket, Storage: jetstream.FileStorage, TTL: 7 * 24 * time.Hour, Replicas: replicas, Compression: true,
@@ -189,11 +195,19 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 	})
 }
 
-// retry repeats f while a cluster is still electing leaders at start-up.
+// retry repeats f, each attempt with its own timeout, while a cluster is
+// still electing leaders at start-up.
 func retry(ctx context.Context, f func() error) error {
+	return retryCtx(ctx, func(context.Context) error { return f() })
+}
+
+func retryCtx(ctx context.Context, f func(ctx context.Context) error) error {
 	var err error
 	for delay := 100 * time.Millisecond; ; delay = min(delay*2, 2*time.Second) {
-		if err = f(); err == nil {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = f(actx)
+		cancel()
+		if err == nil {
 			return nil
 		}
 		select {

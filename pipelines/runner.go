@@ -132,8 +132,25 @@ func newRunner(bus *Bus, stage string, cfg RunnerConfig, h handler) *Runner {
 }
 
 // Run consumes until ctx is cancelled, then waits for in-flight handlers:
-// they finish and ack, so a graceful stop loses and repeats nothing.
+// they finish and ack, so a graceful stop loses and repeats nothing. If the
+// subscription breaks (a NATS server restarted, a consumer leader moved), it
+// subscribes again rather than letting the worker go idle.
 func (r *Runner) Run(ctx context.Context) error {
+	defer r.wg.Wait()
+	sem := make(chan struct{}, r.cfg.Concurrency)
+	for ctx.Err() == nil {
+		if err := r.consume(ctx, sem); err != nil {
+			r.cfg.Log.Warn("consumer subscription ended; subscribing again", "stage", r.stage, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 	stream := StreamWork
 	if r.stage == ConsumerEvent {
 		stream = StreamEvents
@@ -151,29 +168,46 @@ func (r *Runner) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s messages: %w", r.stage, err)
 	}
+	stopped := make(chan struct{})
+	defer close(stopped)
 	go func() {
-		<-ctx.Done()
-		iter.Drain()
+		select {
+		case <-ctx.Done():
+			iter.Drain()
+		case <-stopped:
+			iter.Stop()
+		}
 	}()
-	sem := make(chan struct{}, r.cfg.Concurrency)
+	failures := 0
 	for {
+		// Take a handler slot first, so a message is never pulled only to
+		// wait here while its ack timer runs.
+		sem <- struct{}{}
 		msg, err := iter.Next()
 		if err != nil {
+			<-sem
 			if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				break
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			if failures++; failures > 20 {
+				return fmt.Errorf("pull keeps failing: %w", err)
 			}
 			r.cfg.Log.Warn("pull failed", "stage", r.stage, "err", err)
 			time.Sleep(200 * time.Millisecond)
 			continue
 		}
+		failures = 0
 		if ctx.Err() != nil {
 			// Pulled but not started when the stop came: hand it straight
 			// back so another worker (or the next start) takes it now rather
 			// than after the ack wait.
 			_ = msg.Nak()
+			<-sem
 			continue
 		}
-		sem <- struct{}{}
 		r.wg.Add(1)
 		go func() {
 			defer func() { <-sem; r.wg.Done() }()
@@ -182,8 +216,6 @@ func (r *Runner) Run(ctx context.Context) error {
 			r.handle(context.WithoutCancel(ctx), msg)
 		}()
 	}
-	r.wg.Wait()
-	return nil
 }
 
 func (r *Runner) handle(ctx context.Context, msg jetstream.Msg) {

@@ -115,12 +115,12 @@ func requeueFetch(ctx context.Context, bus *Bus, m *message, notBefore time.Time
 }
 
 func fetchOutcome(err error) string {
+	if _, ok := casebook.AsSkip(err); ok {
+		return "skipped"
+	}
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		return string(fe.Kind)
-	}
-	if _, ok := casebook.AsSkip(err); ok {
-		return "skipped"
 	}
 	return "error"
 }

@@ -91,9 +91,13 @@ func (s *Store) Close() error { return s.db.Close() }
 func (s *Store) DB() *bolt.DB { return s.db }
 
 // Backup writes a consistent copy of the store to w while it keeps serving.
-func (s *Store) Backup(w io.Writer) (int64, error) {
+// before, if set, learns the copy's size first (from the same transaction).
+func (s *Store) Backup(w io.Writer, before func(size int64)) (int64, error) {
 	var n int64
 	err := s.db.View(func(tx *bolt.Tx) error {
+		if before != nil {
+			before(tx.Size())
+		}
 		var err error
 		n, err = tx.WriteTo(w)
 		return err

@@ -203,7 +203,7 @@ func TestTokensAndBackup(t *testing.T) {
 		t.Fatal("a revoked token authenticated")
 	}
 	var buf bytes.Buffer
-	if _, err := s.Backup(&buf); err != nil || buf.Len() == 0 {
+	if _, err := s.Backup(&buf, nil); err != nil || buf.Len() == 0 {
 		t.Fatalf("backup: %v (%d bytes)", err, buf.Len())
 	}
 	_, _, err = s.AddToken("", RoleReviewer)

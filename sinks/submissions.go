@@ -29,7 +29,10 @@ var stateRank = map[string]int{
 // one for the same canonical URL (existing=true) unless that one failed, in
 // which case the URL is tried afresh.
 func (s *Store) CreateSubmission(url, canonical, origin, source string) (rec SubmissionRecord, existing bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	// Batch: concurrent submissions share one commit (one fsync). The
+	// function may run twice when a batch is retried, so it starts clean.
+	err = s.db.Batch(func(tx *bolt.Tx) error {
+		rec, existing = SubmissionRecord{}, false
 		subs := tx.Bucket(bSubmissions)
 		if id := tx.Bucket(bSubByURL).Get([]byte(canonical)); id != nil {
 			var old SubmissionRecord
@@ -66,7 +69,7 @@ func (s *Store) GetSubmission(id string) (rec SubmissionRecord, err error) {
 
 // MarkEnqueued notes that JetStream holds the submission's fetch task.
 func (s *Store) MarkEnqueued(id string) error {
-	return s.updateSubmission(id, func(r *SubmissionRecord) bool {
+	return s.batchUpdateSubmission(id, func(r *SubmissionRecord) bool {
 		if r.Enqueued {
 			return false
 		}
@@ -107,10 +110,6 @@ func (s *Store) Progress(id, state, reason, errMsg, draftID string) error {
 		}
 		return true
 	})
-}
-
-func (s *Store) updateSubmission(id string, f func(*SubmissionRecord) bool) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return s.updateSubmissionTx(tx, id, f) })
 }
 
 func (s *Store) batchUpdateSubmission(id string, f func(*SubmissionRecord) bool) error {

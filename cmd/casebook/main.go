@@ -29,6 +29,8 @@ func commands() []command {
 		{"cases", "read published cases: list | show ID", runCases},
 		{"crawl", "crawl sources now and show progress: crawl [--source NAME] | crawl --list", runCrawl},
 		{"extract", "print the case (or --main-text) for one local document", runExtract},
+		{"dead", "dead letters (reviewer): list | retry ID", runDead},
+		{"backup", "write a consistent copy of the running server's store: casebook backup FILE", runBackup},
 		{"eval", "score extraction: eval content --aeb DIR --daniel DIR | eval cases --gold DIR", runEval},
 	}
 }
