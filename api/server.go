@@ -42,6 +42,8 @@ type Config struct {
 	Ready func() error
 	// Crawler serves /api/v1/sources; nil when no sources are crawled.
 	Crawler Crawler
+	// Dead lists and retries dead letters; nil disables those endpoints.
+	Dead DeadLetters
 	// SubmitRate and SubmitBurst bound public submissions per client IP
 	// (token bucket); zero means 1 every 2 s with a burst of 30.
 	SubmitRate  float64
@@ -114,6 +116,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/v1/review/reviewers", s.admin(s.listReviewers))
 	m.HandleFunc("DELETE /api/v1/review/reviewers/{id}", s.admin(s.revokeReviewer))
 	s.sourceRoutes()
+
+	s.opsRoutes()
 
 	m.Handle("/mcp", s.mcpHandler())
 	s.webRoutes()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -150,7 +151,9 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		}
 	}()
 
-	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler()})
+	s.Metrics.Gauges = s.writeGauges
+	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler(),
+		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		s.Close()
@@ -201,6 +204,23 @@ func BuildRunners(bus *Bus, stages []string, store *sinks.Store, fc fetch.Config
 		}
 	}
 	return out, nil
+}
+
+func (s *Service) writeGauges(w io.Writer) {
+	ctx := context.Background()
+	if lag, err := s.Bus.ConsumerLag(ctx); err == nil {
+		fmt.Fprintf(w, "# HELP casebook_consumer_pending Messages not yet delivered, per consumer.\n# TYPE casebook_consumer_pending gauge\n")
+		for _, name := range append(append([]string{}, Stages...), ConsumerEvent) {
+			fmt.Fprintf(w, "casebook_consumer_pending{consumer=%q} %d\n", name, lag[name][0])
+		}
+		fmt.Fprintf(w, "# HELP casebook_consumer_ack_pending Messages delivered, not yet acknowledged.\n# TYPE casebook_consumer_ack_pending gauge\n")
+		for _, name := range append(append([]string{}, Stages...), ConsumerEvent) {
+			fmt.Fprintf(w, "casebook_consumer_ack_pending{consumer=%q} %d\n", name, lag[name][1])
+		}
+	}
+	if n, err := s.Bus.DeadCount(ctx); err == nil {
+		fmt.Fprintf(w, "# HELP casebook_dead_letters Dead letters waiting.\n# TYPE casebook_dead_letters gauge\ncasebook_dead_letters %d\n", n)
+	}
 }
 
 func (s *Service) ready() error {
