@@ -545,3 +545,46 @@ func TestSourcesAPI(t *testing.T) {
 		t.Fatalf("history %v %+v", err, runs)
 	}
 }
+
+// TestCrawlHonoursFreshness: a feed that says it stays fresh for 12 hours
+// (Cache-Control) or publishes a long <ttl> is not fetched again before
+// then, even with a shorter interval; the cap bounds absurd values.
+func TestCrawlHonoursFreshness(t *testing.T) {
+	var header, ttl string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		if header != "" {
+			w.Header().Set("Cache-Control", header)
+		}
+		w.Header().Set("Content-Type", "application/rss+xml")
+		io.WriteString(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>`+ttl+`</channel></rss>`)
+	}))
+	defer site.Close()
+	env := startCrawlEnv(t, []Source{{Name: "f", Kind: KindFeed, URL: site.URL + "/feed.xml", Interval: time.Hour}},
+		Politeness{MinDelay: 5 * time.Millisecond}, func(c *SchedulerConfig) { c.MaxFresh = 48 * time.Hour })
+	cases := []struct {
+		header, ttl string
+		lo, hi      time.Duration
+	}{
+		{"", "", 54 * time.Minute, 66 * time.Minute},                                     // the interval, ±10% jitter
+		{"max-age=43200", "", 12*time.Hour - time.Minute, 12 * time.Hour},                // Cache-Control wins
+		{"", "<ttl>600</ttl>", 10*time.Hour - time.Minute, 10 * time.Hour},               // RSS ttl in minutes
+		{"max-age=31536000", "", 48*time.Hour - time.Minute, 48*time.Hour + time.Second}, // capped
+	}
+	for _, tc := range cases {
+		header, ttl = tc.header, tc.ttl
+		// Change the body each time so the crawl is not "unchanged".
+		ttl += fmt.Sprintf("<!-- %d -->", time.Now().UnixNano())
+		run, err := env.sched.CrawlNow(context.Background(), "f")
+		if err != nil || run.Outcome != "ok" {
+			t.Fatalf("%+v: %v %+v", tc, err, run)
+		}
+		st, _ := env.svc.Store.GetSourceState("f")
+		if d := time.Until(st.NextRun); d < tc.lo || d > tc.hi {
+			t.Errorf("Cache-Control %q ttl %q: next run in %s, want %s..%s", tc.header, tc.ttl, d, tc.lo, tc.hi)
+		}
+	}
+}
