@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
 )
 
 // componentCues name the kinds of system, in English, Russian and Chinese.
@@ -90,10 +91,10 @@ func (a *analysis) fillSummary(cs *casebook.Case, byField map[field][]*unit) {
 }
 
 var (
-	isoDateRe  = regexp.MustCompile(`\b(20\d\d|19\d\d)-(\d\d)-(\d\d)\b`)
+	isoDateRe  = regexp.MustCompile(`\b(20\d\d|19\d\d)[-/.](\d{1,2})[-/.](\d{1,2})\b`)
 	zhDateRe   = regexp.MustCompile(`(20\d\d|19\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
 	enDateRe   = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(20\d\d)\b`)
-	enDate2Re  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(20\d\d)\b`)
+	enDate2Re  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|\.)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(20\d\d)\b`)
 	ruDateRe   = regexp.MustCompile(`(?i)(\d{1,2})\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-я]*\s+(20\d\d)`)
 	usShortRe  = regexp.MustCompile(`\b(\d{1,2})[-/](\d{1,2})[-/](\d\d)\b`)
 	monthIndex = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
@@ -107,19 +108,50 @@ func (a *analysis) incidentDate() (string, casebook.Span, bool) {
 	if d, ok := findDate(a.doc.Title, true); ok {
 		return d, casebook.Span{}, true
 	}
+	// timeline entries keep their stamps in the block text; sentences about
+	// the incident are searched as routed
+	timeline := map[int]bool{}
+	for si, k := range a.secKinds {
+		if k != fTimeline {
+			continue
+		}
+		for _, b := range a.doc.Sections[si].Blocks {
+			timeline[b.Start] = true
+		}
+	}
+	type found struct {
+		date string
+		sp   casebook.Span
+	}
+	var first *found
+	consider := func(text string, start, end int) {
+		if first != nil && start >= first.sp.Start {
+			return
+		}
+		if d, ok := findDate(text, false); ok {
+			first = &found{d, casebook.Span{Start: start, End: end}}
+		}
+	}
+	for _, sec := range a.doc.Sections {
+		for _, b := range sec.Blocks {
+			if timeline[b.Start] && b.Kind != extract.Code {
+				if _, ok := findDate(b.Text, false); ok {
+					consider(b.Text, b.Start, b.End)
+					break // the first dated entry dates the incident
+				}
+			}
+		}
+	}
 	for _, u := range a.units {
 		switch u.assigned {
 		case fSymptoms, fDetection, fRootCause, fTrigger:
-		default:
-			if u.kind != fTimeline {
-				continue
-			}
-		}
-		if d, ok := findDate(u.text, false); ok {
-			return d, casebook.Span{Start: u.start, End: u.end}, true
+			consider(u.text, u.start, u.end)
 		}
 	}
-	return "", casebook.Span{}, false
+	if first == nil {
+		return "", casebook.Span{}, false
+	}
+	return first.date, first.sp, true
 }
 
 func findDate(s string, short bool) (string, bool) {

@@ -173,3 +173,27 @@ func FuzzSplitSentences(f *testing.F) {
 		}
 	})
 }
+
+func TestFindDate(t *testing.T) {
+	cases := []struct {
+		in    string
+		short bool
+		want  string
+	}{
+		{"2021-07-02 07:32 Daily pipeline run starts", false, "2021-07-02"},
+		{"On Monday 3. February 2020, a planned upgrade", false, "2020-02-03"},
+		{"On September 29, 2025, the service", false, "2025-09-29"},
+		{"在 2020/01/13 23:18(UTC+8), 收到报警", false, "2020-01-13"},
+		{"2020年7月13日一大早收到告警", false, "2020-07-13"},
+		{"утром 26 мая 2021 пришёл алерт", false, "2021-05-26"},
+		{"Website Outage 5-26-21", true, "2021-05-26"},
+		{"Website Outage 5-26-21", false, ""},
+		{"version 2021-13-45 is not a date", false, ""},
+	}
+	for _, tc := range cases {
+		got, _ := findDate(tc.in, tc.short)
+		if got != tc.want {
+			t.Errorf("findDate(%q, %v) = %q, want %q", tc.in, tc.short, got, tc.want)
+		}
+	}
+}
