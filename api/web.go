@@ -60,7 +60,7 @@ var funcs = template.FuncMap{
 		}
 		return m
 	},
-	"has":     func(list []string, s string) bool { return slices.Contains(list, s) },
+	"has": func(list []string, s string) bool { return slices.Contains(list, s) },
 	"short": func(ts string) string {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
 			return t.UTC().Format("2006-01-02 15:04")
