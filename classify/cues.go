@@ -358,6 +358,12 @@ var noDetection = cues("no alert", "no test/alert", "no monitoring", "without al
 	"нет алерта", "не было алерта", "без алерта", "нет мониторинга", "не было мониторинга",
 	"没有告警", "没有监控", "缺少监控", "无告警")
 
+// notCause rules a cause out rather than naming it.
+var notCause = cues("unlikely to be", "ruled out", "rule out", "not caused by", "not the cause", "wasn't the cause",
+	"was not the cause", "is not the cause", "not related to", "unrelated to", "instead of the",
+	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили",
+	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关")
+
 // passiveChange and hypothetical qualify remediation verbs.
 var (
 	passiveChange = cues("被修改", "被改", "被删", "被覆盖", "被替换", "被升级", "was changed", "had been changed",
@@ -381,6 +387,10 @@ func fieldScores(low string) map[field]float64 {
 	})
 	if out[fDetection] > 0 && noDetection.any(low) {
 		delete(out, fDetection)
+	}
+	if out[fRootCause] > 0 && notCause.any(low) {
+		// "it is unlikely to be caused by...", "排除了...": a cause ruled out
+		delete(out, fRootCause)
 	}
 	if out[fRemediation] > 0 {
 		switch {

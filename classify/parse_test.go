@@ -73,6 +73,8 @@ func TestSplitSentences(t *testing.T) {
 			[]string{"The pool was full.", "We rolled back at 10:05, i.e. before lunch.", "Done!"}},
 		{"We upgraded to 3.45 on June 15. See os.Getenv for details.",
 			[]string{"We upgraded to 3.45 on June 15.", "See os.Getenv for details."}},
+		{"On Monday 3. February 2020 we upgraded. It broke.",
+			[]string{"On Monday 3. February 2020 we upgraded.", "It broke."}},
 		{"Оказалось, что т. е. пул был мал. Мы его увеличили.",
 			[]string{"Оказалось, что т. е. пул был мал.", "Мы его увеличили."}},
 		{"收到告警。原因是连接池耗尽！已经修复？是的",

@@ -75,7 +75,7 @@ func splitSentences(text string) []span {
 			if !unicode.IsSpace(r2) && !isHanRune(r2) {
 				break
 			}
-			if r == '.' && isAbbreviation(text[start:i]) {
+			if r == '.' && (isAbbreviation(text[start:i]) || isOrdinal(text[start:i])) {
 				break
 			}
 			// a lower-case Latin or Cyrillic word after the stop rarely starts a sentence
@@ -125,4 +125,27 @@ func isAbbreviation(before string) bool {
 		return false
 	}
 	return abbreviations[w] || utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(before[k:])[0])
+}
+
+// isOrdinal reports a day or ordinal written with a full stop ("3. February").
+func isOrdinal(before string) bool {
+	k := len(before)
+	for k > 0 && before[k-1] >= '0' && before[k-1] <= '9' {
+		k--
+	}
+	n := len(before) - k
+	if n < 1 || n > 2 || k > 0 && before[k-1] != ' ' {
+		return false
+	}
+	// "June 15." ends a sentence; "on 3." or "Monday 3." heads a date
+	w := strings.ToLower(strings.TrimSpace(before[:k]))
+	if i := strings.LastIndexByte(w, ' '); i >= 0 {
+		w = w[i+1:]
+	}
+	for _, m := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.HasPrefix(w, m) {
+			return false
+		}
+	}
+	return true
 }
