@@ -1,0 +1,273 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook"
+)
+
+func TestEvidenceSegments(t *testing.T) {
+	text := "abc déf ghi"
+	for _, tc := range []struct {
+		name string
+		ev   map[string][]casebook.Span
+		want string // segments as text|fields;...
+	}{
+		{"none", nil, "abc déf ghi|"},
+		{"one", map[string][]casebook.Span{"symptoms": {{Start: 4, End: 8}}}, "abc |;déf|symptoms; ghi|"},
+		{"overlap", map[string][]casebook.Span{"symptoms": {{Start: 0, End: 8}}, "root_cause": {{Start: 4, End: 12}}},
+			"abc |symptoms;déf|symptoms,root_cause; ghi|root_cause"},
+		// 5 is inside "é": moved to the next rune start; out-of-range ends are clamped.
+		{"mid-rune and clamp", map[string][]casebook.Span{"lessons": {{Start: 5, End: 999}}}, "abc d|;éf ghi|lessons"},
+		{"empty and inverted", map[string][]casebook.Span{"lessons": {{Start: 3, End: 3}, {Start: 8, End: 2}}}, "ab|;c|; déf|; ghi|"},
+	} {
+		var parts []string
+		for _, s := range evidenceSegments(text, tc.ev) {
+			parts = append(parts, s.Text+"|"+strings.Join(s.Fields, ","))
+		}
+		if got := strings.Join(parts, ";"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// browser is a cookie-keeping client that does not follow redirects.
+func browser(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func get(t *testing.T, c *http.Client, u string) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func post(t *testing.T, c *http.Client, u string, form url.Values, hdr ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", u, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+var csrfRe = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+func csrfOf(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfRe.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF field in page:\n%.500s", page)
+	}
+	return m[1]
+}
+
+// login logs c in with token and returns the session's CSRF token.
+func login(t *testing.T, c *http.Client, base, token string) string {
+	t.Helper()
+	_, page := get(t, c, base+"/login?next=/review")
+	resp, _ := post(t, c, base+"/login", url.Values{"csrf": {csrfOf(t, page)}, "token": {token}, "next": {"/review"}})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/review" {
+		t.Fatalf("login: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	_, page = get(t, c, base+"/review")
+	return csrfOf(t, page)
+}
+
+func TestWebPages(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	f.seedDrafts()
+	base := f.srv.URL
+	c := browser(t)
+
+	// Public pages.
+	for _, tc := range []struct {
+		path   string
+		status int
+		want   []string
+	}{
+		{"/", 200, []string{"Kafka brokers ran out of disk", "DNS解析超时导致服务不可用", `href="/topics/kubernetes"`}},
+		{"/?q=" + url.QueryEscape("数据库"), 200, []string{"DNS解析超时导致服务不可用", "1 cases match"}},
+		{"/?q=" + url.QueryEscape("дисков"), 200, []string{"Отказ базы данных"}},
+		{"/?category=network", 200, []string{"DNS解析超时"}},
+		{"/cases/CB-0001", 200, []string{`class="facts"`, "Organization", "Acme", "Root cause", "Remediation", "Sources", "Related cases", "CB-0002"}},
+		{"/cases/CB-9999", 404, []string{"not found"}},
+		{"/cases/" + f.drafts["cert"], 404, nil},
+		{"/topics/k8s", 200, []string{"Topic: kubernetes", "2 published cases"}},
+		{"/topics/zzz-none", 404, nil},
+		{"/static/style.css", 200, []string{"@media"}},
+	} {
+		resp, body := get(t, c, base+tc.path)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %d, want %d", tc.path, resp.StatusCode, tc.status)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: no %q", tc.path, w)
+			}
+		}
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") && resp.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("%s: no CSP", tc.path)
+		}
+	}
+	// Home page "a case" on filter for the drafts is absent: drafts are not public.
+	if _, body := get(t, c, base+"/"); strings.Contains(body, "Expired certificate") {
+		t.Fatal("a draft is listed publicly")
+	}
+
+	// Review pages need a session.
+	resp, _ := get(t, c, base+"/review/drafts/"+f.drafts["cert"])
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/login?next=") {
+		t.Fatalf("review without session: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp, _ := post(t, c, base+"/review/drafts/"+f.drafts["cert"]+"/reject", url.Values{"reason": {"x"}}); resp.StatusCode != 401 {
+		t.Fatalf("POST without session: %d", resp.StatusCode)
+	}
+
+	// Login: CSRF double-submit, wrong token, then a good one.
+	_, page := get(t, c, base+"/login")
+	tok := csrfOf(t, page)
+	if resp, _ := post(t, c, base+"/login", url.Values{"csrf": {"00"}, "token": {f.revTok}}); resp.StatusCode != 403 {
+		t.Fatalf("login with a wrong CSRF token: %d", resp.StatusCode)
+	}
+	if resp, body := post(t, c, base+"/login", url.Values{"csrf": {tok}, "token": {"cbk_nope"}}); resp.StatusCode != 401 || !strings.Contains(body, "not valid") {
+		t.Fatalf("login with a bad token: %d", resp.StatusCode)
+	}
+	_, page = get(t, c, base+"/login")
+	resp, _ = post(t, c, base+"/login", url.Values{"csrf": {csrfOf(t, page)}, "token": {f.revTok}, "next": {"//evil.example/"}})
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/review" {
+		t.Fatalf("login: %d %s (an off-site next must not be followed)", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var sc *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == sessionCookie {
+			sc = ck
+		}
+	}
+	if sc == nil || !sc.HttpOnly || sc.SameSite != http.SameSiteStrictMode || sc.Secure || sc.MaxAge <= 0 {
+		t.Fatalf("session cookie %+v", sc)
+	}
+
+	// Queue and draft page: evidence highlighted beside the fields.
+	_, body := get(t, c, base+"/review")
+	csrf := csrfOf(t, body)
+	for _, w := range []string{"3 drafts", "flagged", f.drafts["cert"], "Expired certificate broke checkout"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("queue: no %q", w)
+		}
+	}
+	if _, body := get(t, c, base+"/review?language=ru"); strings.Contains(body, "Expired certificate") || !strings.Contains(body, "Kubernetes") {
+		t.Errorf("queue filter by language")
+	}
+	draftURL := base + "/review/drafts/" + f.drafts["cert"]
+	_, body = get(t, c, draftURL)
+	for _, w := range []string{`<mark class="ev f-root_cause" id="ev-root_cause"`, `href="#ev-root_cause"`, "The root cause was an expired TLS certificate", `name="root_cause.category"`, `value="expiry" selected`, "Approve and publish", "80%"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("draft page: no %q", w)
+		}
+	}
+
+	form := url.Values{"csrf": {csrf}, "action": {"save"}, "title": {"Expired TLS certificate broke checkout"}, "language": {"en"},
+		"summary": {"An expired certificate broke checkout."}, "tags": {"ssl, k8s"}, "components": {"load-balancer", "certificates"},
+		"root_cause.category": {"expiry"}, "root_cause.description": {"An expired certificate."}, "trigger.kind": {"time"},
+		"detection.method": {"automated-alert"}, "remediation": {"Renewed the certificate\nAdded expiry alerts"}}
+	// CSRF: missing, wrong, or a foreign Origin are refused.
+	bad := url.Values{}
+	for k, v := range form {
+		bad[k] = v
+	}
+	bad.Set("csrf", "")
+	if resp, _ := post(t, c, draftURL, bad); resp.StatusCode != 403 {
+		t.Fatalf("edit without CSRF: %d", resp.StatusCode)
+	}
+	if resp, _ := post(t, c, draftURL, form, "Origin", "https://evil.example"); resp.StatusCode != 403 {
+		t.Fatalf("edit from another origin: %d", resp.StatusCode)
+	}
+	// An invalid label is refused with the form shown again.
+	badLabel := url.Values{}
+	for k, v := range form {
+		badLabel[k] = v
+	}
+	badLabel.Set("root_cause.category", "gremlins")
+	if resp, body := post(t, c, draftURL, badLabel); resp.StatusCode != 400 || !strings.Contains(body, "not in the vocabulary") || !strings.Contains(body, "Expired TLS certificate broke checkout") {
+		t.Fatalf("invalid label: %d", resp.StatusCode)
+	}
+	resp, _ = post(t, c, draftURL, form)
+	if resp.StatusCode != 303 || !strings.Contains(resp.Header.Get("Location"), "notice=Saved") {
+		t.Fatalf("save: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	d, _, _ := f.store.GetCase(f.drafts["cert"])
+	if d.Title != "Expired TLS certificate broke checkout" || strings.Join(d.Tags, ",") != "tls,kubernetes" || d.Trigger.Kind != "time" || len(d.Remediation) != 2 {
+		t.Fatalf("saved draft: %q %v %s %v", d.Title, d.Tags, d.Trigger.Kind, d.Remediation)
+	}
+	form.Set("action", "approve")
+	resp, _ = post(t, c, draftURL, form)
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/cases/CB-0004" {
+		t.Fatalf("approve: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// Reject: a reason is required.
+	rejURL := base + "/review/drafts/" + f.drafts["flagged"] + "/reject"
+	if resp, body := post(t, c, rejURL, url.Values{"csrf": {csrf}, "reason": {""}}); resp.StatusCode != 400 || !strings.Contains(body, "needs a reason") {
+		t.Fatalf("reject without reason: %d", resp.StatusCode)
+	}
+	if resp, _ := post(t, c, rejURL, url.Values{"csrf": {csrf}, "reason": {"not a postmortem"}}); resp.StatusCode != 303 {
+		t.Fatalf("reject: %d", resp.StatusCode)
+	}
+	// Merge from the page.
+	if resp, _ := post(t, c, base+"/review/drafts/"+f.drafts["zh"]+"/merge", url.Values{"csrf": {csrf}, "into": {"CB-0003"}}); resp.StatusCode != 303 || resp.Header.Get("Location") != "/cases/CB-0003" {
+		t.Fatalf("merge: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// History page.
+	if _, body := get(t, c, base+"/review/cases/CB-0004/history"); !strings.Contains(body, "edited") || !strings.Contains(body, "approved") || !strings.Contains(body, "rita") {
+		t.Fatalf("history page lacks entries")
+	}
+	// Tokens page is for admins.
+	if resp, _ := get(t, c, base+"/review/tokens"); resp.StatusCode != 403 {
+		t.Fatalf("reviewer on tokens page: %d", resp.StatusCode)
+	}
+	// Logout ends the session.
+	if resp, _ := post(t, c, base+"/logout", url.Values{"csrf": {csrf}}); resp.StatusCode != 303 {
+		t.Fatalf("logout: %d", resp.StatusCode)
+	}
+	if resp, _ := get(t, c, base+"/review"); resp.StatusCode != 303 {
+		t.Fatalf("after logout: %d", resp.StatusCode)
+	}
+
+	// Admin: issue and revoke a token; the revoked token's session ends.
+	a := browser(t)
+	acsrf := login(t, a, base, f.adminTok)
+	resp, body = post(t, a, base+"/review/tokens", url.Values{"csrf": {acsrf}, "name": {"noor"}, "role": {"reviewer"}})
+	m := regexp.MustCompile(`id="new-token">(cbk_[0-9a-f]+)<`).FindStringSubmatch(body)
+	if resp.StatusCode != 200 || m == nil {
+		t.Fatalf("issue token: %d", resp.StatusCode)
+	}
+	n := browser(t)
+	login(t, n, base, m[1])
+	rv, _ := f.store.Authenticate(m[1])
+	if resp, _ := post(t, a, base+"/review/tokens/"+rv.ID+"/revoke", url.Values{"csrf": {acsrf}}); resp.StatusCode != 303 {
+		t.Fatalf("revoke: %d", resp.StatusCode)
+	}
+	if resp, _ := get(t, n, base+"/review"); resp.StatusCode != 303 {
+		t.Fatalf("session of a revoked token: %d", resp.StatusCode)
+	}
+}
