@@ -79,6 +79,7 @@ func TestSplitSentences(t *testing.T) {
 			[]string{"Оказалось, что т. е. пул был мал.", "Мы его увеличили."}},
 		{"收到告警。原因是连接池耗尽！已经修复？是的",
 			[]string{"收到告警。", "原因是连接池耗尽！", "已经修复？", "是的"}},
+		{"内存排序，队列等等 并发现写入比较高", []string{"内存排序，队列等等", "并发现写入比较高"}},
 		{"日志显示 \"connection refused\"。然后重启。", []string{"日志显示 \"connection refused\"。", "然后重启。"}},
 	}
 	for _, tc := range cases {

@@ -19,7 +19,7 @@ var abbreviations = map[string]bool{
 }
 
 // splitSentences cuts text into sentences for English, Russian and Chinese:
-// after 。！？ always; after . ! ? … when followed by white space and not
+// after 。！？ always, at a space between Han characters; after . ! ? … when followed by white space and not
 // ending an abbreviation, a decimal or a dotted name. Trailing spaces are
 // not part of a sentence.
 func splitSentences(text string) []span {
@@ -42,6 +42,16 @@ func splitSentences(text string) []span {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		next := i + size
 		switch r {
+		case ' ':
+			// Chinese is written without spaces: a space between two Han
+			// characters is a line break the page lost (<br>), so a boundary
+			if i > start {
+				p, _ := utf8.DecodeLastRuneInString(text[:i])
+				nx, _ := utf8.DecodeRuneInString(text[next:])
+				if isHanRune(p) && isHanRune(nx) {
+					emit(i)
+				}
+			}
 		case '。', '！', '？', '；':
 			// keep closing quotes, brackets and repeated marks ("！！！")
 			// with the sentence
