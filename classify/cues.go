@@ -222,7 +222,7 @@ func join(sets ...cueSet) cueSet {
 var fieldCues = map[field]cueSet{
 	fSymptoms: join(
 		weighted(2, cues("symptom", "we observed", "we saw", "we experienced", "users saw", "users experienced",
-			"симптом", "наблюдал", "现象", "表现为")),
+			"симптом", "наблюдал", "现象", "表现为", "出现了问题", "出现问题", "出了问题", "出问题")),
 		cues("error", "errors", "failing", "timeout", "timed out", "latency", "slow", "unavailable",
 			"returning 5", "503", "502", "500 error", "went down", "is down", "was down", "hard down", "outage",
 			"could not", "couldn't", "unable to", "stopped working", "spike", "degrad", "crash", "stuck",
@@ -238,7 +238,10 @@ var fieldCues = map[field]cueSet{
 		weighted(3, cues("root cause", "the cause", "caused by", "was caused", "the reason", "turned out",
 			"culprit", "the problem was", "the issue was", "the bug was",
 			"корневая причина", "причина", "причиной", "оказал", "дело в том", "виновник", "виноват",
-			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首")),
+			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首",
+			// the end of a search: what was finally found is the cause
+			"finally found", "eventually found", "in the end it was", "it turned out",
+			"в итоге оказалось", "в итоге выяснилось", "выяснилось", "最后发现", "最终发现", "最终定位", "原来是", "终于发现", "终于找到")),
 		weighted(1.5, cues("due to", "led to", "leads to", "lead to", "resulted in", "resulting in",
 			"as a result", "bug in", "a bug", "misconfigur", "race condition", "deadlock", "leak",
 			"exhaust", "ran out of", "this meant", "which meant", "caused", "causing",
