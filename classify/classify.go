@@ -185,6 +185,9 @@ func analyse(doc *extract.Document) *analysis {
 		u := &a.units[i]
 		u.pos = float64(i) / max(n, 1)
 		u.scores = fieldScores(u.low)
+		if u.kind == fProblem {
+			u.scores[fSymptoms] += problemBonus
+		}
 		if u.kind == fNarrative && u.pos < earlyPos {
 			// what broke is told first
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
@@ -243,6 +246,9 @@ const (
 	timelineMin    = 1
 	recapMin       = 1.5
 )
+
+// problemBonus leans a vaguely headed problem section toward symptoms.
+const problemBonus = 1.0
 
 // Position prior: in a narrative, a failure word in the first part of the
 // article most likely describes the symptoms.
@@ -401,6 +407,7 @@ type Route struct {
 
 var kindNames = map[field]string{
 	fNarrative: "narrative", fAnalysis: "analysis", fTimeline: "timeline", fSkip: "skip", fRecap: "recap",
+	fProblem: "problem",
 }
 
 // Explain returns every sentence of doc with the section kind, cue scores

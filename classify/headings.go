@@ -21,6 +21,7 @@ const (
 	fTimeline  // time-stamped entries
 	fSkip      // attendees, file lists, test lists, references
 	fRecap     // conclusions: lessons, unless a sentence recaps the cause or the fix
+	fProblem   // "Problem 2", "问题": a narrative leaning to symptoms
 )
 
 var fieldNames = map[field]string{
@@ -80,8 +81,8 @@ var headingRules = []headingRule{
 	{fNarrative, cues("summary", "overview", "introduction", "background", "context", "tl;dr", "tldr", "what happened",
 		"резюме", "кратко", "введение", "контекст", "предыстория", "что произошло", "что случилось",
 		"概述", "背景", "简介", "回顾", "情况介绍", "概要", "摘要"), false},
-	{fSymptoms, cues("symptom", "симптом", "现象", "问题描述", "故障描述", "故障现象"), false},
-	{fSymptoms, cues("problem", "issue", "description", "описание", "проблема", "问题"), true},
+	{fSymptoms, cues("symptom", "description", "описание", "симптом", "现象", "问题描述", "故障描述", "故障现象"), false},
+	{fProblem, cues("problem", "issue", "проблема", "问题"), true},
 }
 
 // headingKind maps a heading to a section kind, fNone when it names none;
