@@ -113,9 +113,9 @@ func (f *fixture) seedDrafts() {
 	a.Extraction = casebook.Extraction{Method: "heuristic", Version: "1",
 		Confidence: map[string]float64{"root_cause": 0.8, "symptoms": 0.6},
 		Evidence: map[string][]casebook.Span{
-			"symptoms":    {{Start: 0, End: 36}},
-			"root_cause":  {{Start: 37, End: 107}},
-			"remediation": {{Start: 108, End: len(draftText)}},
+			"symptoms":    {spanOf(draftText, "We saw elevated error rates on checkout.")},
+			"root_cause":  {spanOf(draftText, "The root cause was an expired TLS certificate on the load balancer.")},
+			"remediation": {spanOf(draftText, "We renewed the certificate and added expiry alerts.")},
 		}}
 	f.addDraft("cert", a, draftText)
 	b := pub("Наш опыт с Kubernetes", "Блог", "ru", "unknown", 2024, nil, []string{"kubernetes"}, "Заметки о переходе на Kubernetes.")
@@ -150,4 +150,12 @@ func do(t *testing.T, method, u, token string, body io.Reader, hdr ...string) (*
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	return resp, string(raw)
+}
+
+func spanOf(text, sentence string) casebook.Span {
+	i := strings.Index(text, sentence)
+	if i < 0 {
+		panic("fixture sentence not in text: " + sentence)
+	}
+	return casebook.Span{Start: i, End: i + len(sentence)}
 }

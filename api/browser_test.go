@@ -1,0 +1,162 @@
+package api
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's chromium (.ci/run installs it).
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "/usr/bin/chromium"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// screenshotDir is api/testdata/screenshots (gitignored), so a person can
+// look at what the last run showed.
+func screenshotDir(t *testing.T) string {
+	dir := filepath.Join("testdata", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		dir = t.TempDir()
+	}
+	return dir
+}
+
+// TestBrowser drives a real headless Chromium through the UI: search, open a
+// case, log in, edit and approve a draft, reject one, on desktop and phone
+// widths, saving screenshots.
+func TestBrowser(t *testing.T) {
+	bin := chromiumPath()
+	if bin == "" {
+		t.Skip("no chromium binary; apt-get install chromium")
+	}
+	f := newFixture(t, Config{})
+	f.seedCases()
+	f.seedDrafts()
+	shots := screenshotDir(t)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
+	defer cancelT()
+
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	base := f.srv.URL
+
+	// Search (a Chinese query without spaces) and open the case.
+	step("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("input[name=q]")))
+	shot("home-desktop")
+	step("search", chromedp.SetValue(chromedp.CSS("input[name=q]"), "数据库"), chromedp.Click(chromedp.CSS("#search-go")),
+		chromedp.WaitVisible(chromedp.CSS("ol.cases a.title")))
+	if got := text("ol.cases a.title"); got != "DNS解析超时导致服务不可用" {
+		t.Fatalf("first search hit = %q", got)
+	}
+	step("open case", chromedp.Click(chromedp.CSS("ol.cases a.title")), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
+	if got := text("article.case h1"); got != "DNS解析超时导致服务不可用" {
+		t.Fatalf("case title = %q", got)
+	}
+	if facts := text("aside.facts"); !strings.Contains(facts, "network") || !strings.Contains(facts, "美团") {
+		t.Fatalf("facts box = %q", facts)
+	}
+	step("english case", chromedp.Navigate(base+"/cases/CB-0001"), chromedp.WaitVisible(chromedp.CSS("#related")))
+	if rel := text("#related"); !strings.Contains(rel, "CB-0002") {
+		t.Fatalf("related = %q", rel)
+	}
+	shot("case-desktop")
+
+	// Log in with the reviewer token; the queue shows the drafts.
+	step("login page", chromedp.Navigate(base+"/review"), chromedp.WaitVisible(chromedp.CSS("#token")))
+	step("login", chromedp.SetValue(chromedp.CSS("#token"), f.revTok), chromedp.Click(chromedp.CSS("#login")),
+		chromedp.WaitVisible(chromedp.CSS("table.queue")))
+	if q := text("table.queue"); !strings.Contains(q, "Expired certificate broke checkout") || !strings.Contains(q, "flagged") {
+		t.Fatalf("queue = %q", q)
+	}
+	shot("queue-desktop")
+
+	// Open a draft: the source text has the evidence highlighted.
+	step("draft", chromedp.Navigate(base+"/review/drafts/"+f.drafts["cert"]), chromedp.WaitVisible(chromedp.CSS("#source-text mark.f-root_cause")))
+	if ev := text("#ev-root_cause"); !strings.Contains(ev, "expired TLS certificate") {
+		t.Fatalf("root-cause evidence = %q", ev)
+	}
+	shot("draft-desktop")
+	step("edit and approve", chromedp.SetValue(chromedp.CSS("#f-title"), "TLS certificate expiry broke checkout"),
+		chromedp.SetValue(chromedp.CSS("#f-tags"), "tls, nginx"),
+		chromedp.Click(chromedp.CSS("#approve")), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
+	if got := text("article.case h1"); got != "TLS certificate expiry broke checkout" {
+		t.Fatalf("published title = %q", got)
+	}
+	loc, _ := chromedp.Run(ctx, chromedp.Location())
+	if !strings.HasSuffix(loc, "/cases/CB-0004") {
+		t.Fatalf("after approve at %s", loc)
+	}
+	c, _, err := f.store.GetCase("CB-0004")
+	if err != nil || c.Status != casebook.StatusPublished || strings.Join(c.Tags, ",") != "tls,nginx" || c.Review.DecidedBy != "rita" {
+		t.Fatalf("approved case: %v %+v", err, c)
+	}
+
+	// Reject the flagged draft with a reason.
+	step("reject", chromedp.Navigate(base+"/review/drafts/"+f.drafts["flagged"]), chromedp.WaitVisible(chromedp.CSS("#reason")),
+		chromedp.SetValue(chromedp.CSS("#reason"), "not an incident write-up"), chromedp.Click(chromedp.CSS("#reject")),
+		chromedp.WaitVisible(chromedp.CSS("p.notice")))
+	if d, _, _ := f.store.GetCase(f.drafts["flagged"]); d.Status != casebook.StatusRejected || d.Review.Note != "not an incident write-up" {
+		t.Fatalf("rejected draft: %+v", d.Review)
+	}
+
+	// Phone width: the same pages stack into one column.
+	step("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Navigate(base+"/cases/CB-0001"), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
+	width, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
+	if err != nil || width > 400 {
+		t.Fatalf("case page scrolls sideways on a phone: width %v %v", width, err)
+	}
+	shot("case-phone")
+	step("phone draft", chromedp.Navigate(base+"/review/drafts/"+f.drafts["zh"]), chromedp.WaitVisible(chromedp.CSS("#edit-form")))
+	shot("draft-phone")
+	step("phone home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("ol.cases")))
+	shot("home-phone")
+}
