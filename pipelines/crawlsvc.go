@@ -58,18 +58,26 @@ func (s *Service) crawler() api.Crawler {
 
 // ServeSeen answers casebook.seen.claim requests from fetch workers with the
 // bbolt seen-set. Only the store process runs it.
+// Claims are answered concurrently (up to 64 at once) so bbolt's Batch
+// coalesces them into few transactions; one at a time, each would wait
+// out the batch delay alone.
 func ServeSeen(nc *nats.Conn, store *sinks.Store) (*nats.Subscription, error) {
+	sem := make(chan struct{}, 64)
 	sub, err := nc.QueueSubscribe(SubjectSeenClaim, "seen", func(m *nats.Msg) {
-		var c SeenClaim
-		if err := json.Unmarshal(m.Data, &c); err != nil {
-			c.Error = "bad claim: " + err.Error()
-		} else if dup, err := store.ClaimContent(c.SHA256, c.URL, c.Source, c.SubmissionID); err != nil {
-			c.Error = err.Error()
-		} else if dup != nil {
-			c.Duplicate = dup.URL
-		}
-		raw, _ := json.Marshal(c)
-		_ = m.Respond(raw)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			var c SeenClaim
+			if err := json.Unmarshal(m.Data, &c); err != nil {
+				c.Error = "bad claim: " + err.Error()
+			} else if dup, err := store.ClaimContent(c.SHA256, c.URL, c.Source, c.SubmissionID); err != nil {
+				c.Error = err.Error()
+			} else if dup != nil {
+				c.Duplicate = dup.URL
+			}
+			raw, _ := json.Marshal(c)
+			_ = m.Respond(raw)
+		}()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("subscribe %s: %w", SubjectSeenClaim, err)

@@ -229,23 +229,30 @@ func (l *HostLimiter) load(ctx context.Context, key string) (hostState, uint64, 
 
 // store writes st if the entry is still at rev; false on a lost race.
 func (l *HostLimiter) store(ctx context.Context, key string, st hostState, rev uint64) (bool, error) {
+	_, ok, err := l.storeRev(ctx, key, st, rev)
+	return ok, err
+}
+
+// storeRev is store that also returns the entry's new revision.
+func (l *HostLimiter) storeRev(ctx context.Context, key string, st hostState, rev uint64) (uint64, bool, error) {
 	raw, _ := json.Marshal(st)
 	var err error
+	var next uint64
 	if rev == 0 {
-		_, err = l.kv.Create(ctx, key, raw)
+		next, err = l.kv.Create(ctx, key, raw)
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return false, nil
+			return 0, false, nil
 		}
 	} else {
-		_, err = l.kv.Update(ctx, key, raw, rev)
+		next, err = l.kv.Update(ctx, key, raw, rev)
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			return false, nil
+			return 0, false, nil
 		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("politeness state %s: %w", key, err)
+		return 0, false, fmt.Errorf("politeness state %s: %w", key, err)
 	}
-	return true, nil
+	return next, true, nil
 }
 
 // update applies f to the host's state with compare-and-set until it sticks.
@@ -276,6 +283,10 @@ type Lease struct {
 	Host  string
 	Start time.Time
 	once  sync.Once
+	// What the acquiring write left, so an uncontended release is one
+	// compare-and-set without a read first.
+	st  hostState
+	rev uint64
 }
 
 // Acquire waits for host to allow a request: fewer than Concurrency in
@@ -304,12 +315,12 @@ func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait t
 		if wait == 0 && !slotBlocked {
 			st.Next = now.Add(delay)
 			st.Slots = append(st.Slots, slot{ID: id, Until: now.Add(pol.LeaseTTL)})
-			ok, err := l.store(ctx, key, st, rev)
+			next, ok, err := l.storeRev(ctx, key, st, rev)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				return &Lease{l: l, key: key, id: id, Host: host, Start: now}, nil
+				return &Lease{l: l, key: key, id: id, Host: host, Start: now, st: st, rev: next}, nil
 			}
 			// Lost the race to another worker: look again at once, with
 			// a little jitter so the losers do not collide again.
@@ -339,6 +350,7 @@ func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait t
 // Hold pushes the host's next-allowed time to at least t while the lease
 // is held (a robots.txt request just used the host; a Crawl-delay applies).
 func (le *Lease) Hold(ctx context.Context, t time.Time) error {
+	le.rev = 0 // the entry changes: release reads it afresh
 	return le.l.update(ctx, le.key, func(st *hostState, _ time.Time) bool {
 		if !t.After(st.Next) {
 			return false
@@ -353,6 +365,13 @@ func (le *Lease) Release() {
 	le.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		if le.rev != 0 {
+			st := le.st
+			st.Slots = slicesDeleteFunc(append([]slot(nil), st.Slots...), func(s slot) bool { return s.ID == le.id })
+			if ok, err := le.l.store(ctx, le.key, st, le.rev); ok && err == nil {
+				return
+			}
+		}
 		_ = le.l.update(ctx, le.key, func(st *hostState, now time.Time) bool {
 			n := len(st.Slots)
 			st.Slots = slicesDeleteFunc(st.Slots, func(s slot) bool { return s.ID == le.id })
