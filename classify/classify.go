@@ -144,7 +144,11 @@ func analyse(doc *extract.Document) *analysis {
 			if isMarkup(text) {
 				continue
 			}
-			prose.WriteString(text)
+			// lower-case the block once; sentences slice it when the case
+			// mapping kept every byte length (it does for en, ru and zh)
+			blockLow := strings.ToLower(text)
+			sameLen := len(blockLow) == len(text)
+			prose.WriteString(blockLow)
 			prose.WriteByte('\n')
 			kind := a.secKinds[si]
 			if k, ok := labelParagraph(text); ok {
@@ -173,13 +177,13 @@ func analyse(doc *extract.Document) *analysis {
 					continue
 				}
 				a.units = append(a.units, unit{
-					text: t, low: strings.ToLower(t), start: b.Start + s, end: b.Start + e,
+					text: t, low: lowSlice(blockLow, sameLen, t, s, e), start: b.Start + s, end: b.Start + e,
 					block: blockIdx, kind: kind,
 				})
 			}
 		}
 	}
-	a.low = strings.ToLower(prose.String())
+	a.low = prose.String()
 	n := float64(len(a.units))
 	for i := range a.units {
 		u := &a.units[i]
@@ -333,6 +337,13 @@ func route(u *unit) field {
 		return best
 	}
 	return fNone
+}
+
+func lowSlice(blockLow string, sameLen bool, t string, s, e int) string {
+	if sameLen {
+		return blockLow[s:e]
+	}
+	return strings.ToLower(t)
 }
 
 // isTableRule reports a Markdown table's header rule (":---- ----").

@@ -113,13 +113,14 @@ func tagCounts(text, low string) map[string]int {
 }
 
 func (a *analysis) tagScores(rootCause string) map[string]float64 {
-	var body strings.Builder
+	var body, low strings.Builder
 	for _, u := range a.units {
 		body.WriteString(u.text)
 		body.WriteByte('\n')
+		low.WriteString(u.low)
+		low.WriteByte('\n')
 	}
-	text := body.String()
-	counts := tagCounts(text, strings.ToLower(text))
+	counts := tagCounts(body.String(), low.String())
 	bonus := map[string]float64{}
 	for slug := range tagCounts(a.doc.Title, strings.ToLower(a.doc.Title)) {
 		bonus[slug] = titleWeight
