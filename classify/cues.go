@@ -363,7 +363,7 @@ var noDetection = cues("no alert", "no test/alert", "no monitoring", "without al
 
 // notCause rules a cause out rather than naming it.
 var notCause = cues("unlikely to be", "ruled out", "rule out", "not caused by", "not the cause", "wasn't the cause",
-	"was not the cause", "is not the cause", "not related to", "unrelated to", "instead of the",
+	"was not the cause", "is not the cause", "not related to", "unrelated to",
 	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили",
 	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关")
 
