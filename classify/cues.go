@@ -255,7 +255,8 @@ var fieldCues = map[field]cueSet{
 		// explanation connectives lean toward a cause but explain much else
 		weighted(1.25, cues("because", "потому что", "поскольку", "由于", "因为")),
 		cues("expired", "过期", "истек", "истёк", "存在问题"),
-		cues("incorrect", "wrong", "by default", "did not", "didn't", "failed to", "not configured",
+		cues("incorrect", "wrong", "by default", "inadvertently", "unintended", "unintentionally", "accidentally",
+			"mistakenly", "by mistake", "случайно", "по ошибке", "不小心", "误操作", "did not", "didn't", "failed to", "not configured",
 			"неправильн", "некорректн", "не учитыва", "не провер", "не было", "по умолчанию",
 			"默认", "错误地", "没有考虑", "未考虑")),
 	fTrigger: join(
