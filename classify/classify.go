@@ -160,6 +160,9 @@ func analyse(doc *extract.Document) *analysis {
 			if label != fNone {
 				kind = label
 			}
+			if isDefinition(text) {
+				continue // "query_cache_size：…": reference material, not the story
+			}
 			off := 0
 			if k, n := inlineLabel(text); n > 0 {
 				off = n
@@ -461,4 +464,28 @@ func isQuestion(s string) bool {
 func isLeadIn(s string) bool {
 	s = strings.TrimSpace(s)
 	return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")
+}
+
+// isDefinition reports a "identifier: meaning" line, as settings and API
+// references are written.
+func isDefinition(text string) bool {
+	i := strings.IndexAny(text, ":：")
+	if i <= 0 || i > 64 {
+		return false
+	}
+	head := strings.Trim(text[:i], "`*_ ")
+	if head == "" || strings.ContainsAny(head, " \t") {
+		return false
+	}
+	code := false
+	for _, r := range head {
+		switch {
+		case r == '_' || r == '.' || r == '-' || r == '/':
+			code = true
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return code
 }
