@@ -183,7 +183,7 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 		if seen == 0 && bi < e.blocks+8 && bylineLike(blk) {
 			continue // "By Jane Doe - 2019-04-10" above the first paragraph
 		}
-		if seen >= 0.5*total && blk.len <= 60 && endMarker(blk.text) {
+		if blk.len <= 60 && seen >= 0.5*total && endMarker(blk.text) || blk.len <= 100 && seen >= commentsAfter && commentsMarker(blk.text) {
 			break // "Comments", "Related posts": the article is over
 		}
 		if blk.value > 0 {
@@ -345,6 +345,47 @@ func (p *page) markTeasers() {
 		cands = append(cands, i)
 		sig[e.node.Data+"."+attr(e.node, "class")]++
 	}
+	// headline and summary as sibling elements (<dt><a>…</a><dd>…</dd>):
+	// the summary follows a link-only block under the same parent
+	pairs := map[int][]int{}
+	heads := map[int]int{}
+	under := map[int]int{}   // blocks in the direct children of each parent
+	longest := map[int]int{} // and the longest of them
+	for bi := range p.blocks {
+		g := p.els[p.blocks[bi].el].parent
+		under[g]++
+		longest[g] = max(longest[g], p.blocks[bi].len)
+	}
+	for bi := 0; bi+1 < len(p.blocks); bi++ {
+		h := &p.blocks[bi]
+		if h.kind == Code || h.links*2 <= h.len || h.len > 200 {
+			continue
+		}
+		g := p.els[h.el].parent
+		found := false
+		for bj := bi + 1; bj < len(p.blocks) && bj <= bi+2; bj++ {
+			b := &p.blocks[bj]
+			if b.el == h.el || p.els[b.el].parent != g || b.links*2 > b.len || b.len >= 400 {
+				break
+			}
+			pairs[g] = append(pairs[g], bj)
+			found = true
+		}
+		if found {
+			heads[g]++
+		}
+	}
+	for g, sums := range pairs {
+		// a feed is made of such pairs and holds no long paragraph; an
+		// article has long paragraphs and the odd link line between them
+		if len(sums) >= 3 && float64(len(sums)+heads[g]) >= 0.7*float64(under[g]) && longest[g] < 250 {
+			for _, bj := range sums {
+				if b := &p.blocks[bj]; b.value > 0 && b.len < 400 {
+					b.value = 0
+				}
+			}
+		}
+	}
 	// one such item is a short article under a linked title; a feed repeats it
 	for _, i := range cands {
 		e := &p.els[i]
@@ -374,6 +415,30 @@ func bylineLike(b *block) bool {
 	l := strings.ToLower(b.text)
 	for _, s := range bylineStarts {
 		if strings.HasPrefix(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// commentsAfter is how much article must come before a comments heading ends it.
+const commentsAfter = 300
+
+// commentMarkers head a comments section, which never belongs to the
+// article, however long it runs: "12 Comments", "Оставить комментарий",
+// "Комментарии читателей", "网友评论".
+var commentMarkers = []string{"comment", "leave a reply", "leave a comment", "add a comment", "post a comment",
+	"join the discussion", "коммент", "оставить коммент", "добавить коммент", "обсуждени", "评论", "留言",
+	"发表评论", "网友评论", "添加评论"}
+
+func commentsMarker(s string) bool {
+	l := strings.ToLower(s)
+	if len(l) > 300 {
+		return false
+	}
+	l = strings.TrimLeft(l, "0123456789 ()[]:|-–—•·*#")
+	for _, m := range commentMarkers {
+		if strings.HasPrefix(l, m) {
 			return true
 		}
 	}

@@ -203,3 +203,60 @@ func firstDiff(a, b string) string {
 }
 
 func readFixture(name string) ([]byte, error) { return os.ReadFile(filepath.Join("testdata", name)) }
+
+func TestIncludeHeadline(t *testing.T) {
+	raw, err := readFixture("en_blog_postmortem.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, include := range []bool{false, true} {
+		d, err := Extract(raw, Options{Format: FormatHTML, IncludeHeadline: include})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDoc(t, d)
+		starts := strings.HasPrefix(d.Text, d.Title+"\n")
+		if starts != include {
+			t.Errorf("IncludeHeadline=%v: Text starts with the headline: %v", include, starts)
+		}
+		if include && (d.Sections[0].Heading != d.Title || d.Sections[0].Level != 1) {
+			t.Errorf("first section = %q level %d, want the headline at level 1", d.Sections[0].Heading, d.Sections[0].Level)
+		}
+	}
+}
+
+func TestBlockKindsAndLevels(t *testing.T) {
+	raw := []byte(`<html><body><article>
+<h2>Timeline</h2><p>First paragraph of the write-up with enough words to count as article text here.</p>
+<ul><li>10:00 alert fired for the queue</li><li>10:05 on-call engineer paged</li></ul>
+<h3>Detail</h3><pre>line one
+line two</pre><blockquote><p>A quoted remark from the chat log.</p></blockquote>
+<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>
+<p>Second paragraph of the write-up, long enough to belong to the article body as well.</p>
+</article></body></html>`)
+	d, err := Extract(raw, Options{Format: FormatHTML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDoc(t, d)
+	want := []struct {
+		kind BlockKind
+		text string
+	}{
+		{Heading, "Timeline"}, {Paragraph, "First paragraph"}, {ListItem, "10:00 alert"}, {ListItem, "10:05 on-call"},
+		{Heading, "Detail"}, {Code, "line one\nline two"}, {Quote, "A quoted remark"}, {Table, "a | b"}, {Table, "c | d"},
+		{Paragraph, "Second paragraph"},
+	}
+	got := d.Blocks()
+	if len(got) != len(want) {
+		t.Fatalf("%d blocks, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Kind != w.kind || !strings.HasPrefix(got[i].Text, w.text) {
+			t.Errorf("block %d = %s %q, want %s %q", i, got[i].Kind, got[i].Text, w.kind, w.text)
+		}
+	}
+	if len(d.Sections) != 2 || d.Sections[0].Level != 2 || d.Sections[1].Level != 3 {
+		t.Errorf("sections %+v; want Timeline (2), Detail (3)", d.Sections)
+	}
+}

@@ -113,6 +113,8 @@ func FuzzExtract(f *testing.F) {
 		}
 	}
 	f.Add([]byte("---\ntitle: x\ntags: [a, b]\n---\n# H\n\n- item\n```\ncode\n"), uint8(1))
+	f.Add([]byte(strings.Repeat("<div><p>", 300)+"deep"), uint8(0))
+	f.Add([]byte(strings.Repeat("<ul><li>", 200)+strings.Repeat("</li></ul>", 150)+"<b><i></b></i>"), uint8(0))
 	f.Add([]byte("<p>a<br><br>b</p><table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>"), uint8(0))
 	f.Fuzz(func(t *testing.T, raw []byte, mode uint8) {
 		format := []string{FormatHTML, FormatMarkdown, FormatText, ""}[mode%4]

@@ -362,15 +362,15 @@ func (r Report) Print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "extractor\t")
 	for _, d := range Datasets {
-		fmt.Fprintf(tw, "%s F1\t", d)
+		fmt.Fprintf(tw, "%s\t", d)
 	}
 	fmt.Fprint(tw, "pages\terrors\tpages/s wall\tpages/CPU-s\tKiB alloc/page\tMiB peak heap\t\n")
-	defer fmt.Fprintln(w, "F1 = harmonic mean of mean precision and mean recall (AEB evaluate.py); mF1 = mean per-page F1")
+	defer fmt.Fprintln(w, "first figure: evaluation.md's measure (aeb: F1 of mean P and mean R, as evaluate.py; daniel: mF1, the mean per-page token F1)")
 	for _, res := range r.Results {
 		fmt.Fprintf(tw, "%s\t", res.Name)
 		for _, d := range Datasets {
 			if s, ok := res.Scores[d]; ok {
-				fmt.Fprintf(tw, "%.3f (P %.3f R %.3f mF1 %.3f n=%d)\t", s.F1, s.Precision, s.Recall, s.MeanF1, s.Pages)
+				fmt.Fprintf(tw, "%.3f (F1 %.3f P %.3f R %.3f mF1 %.3f n=%d)\t", s.Headline(d), s.F1, s.Precision, s.Recall, s.MeanF1, s.Pages)
 			} else {
 				fmt.Fprint(tw, "-\t")
 			}
@@ -385,8 +385,8 @@ func (r Report) Print(w io.Writer) {
 			for _, d := range Datasets {
 				a, ok1 := base.Scores[d]
 				b, ok2 := res.Scores[d]
-				if ok1 && ok2 && b.F1 > 0 {
-					fmt.Fprintf(w, " %s %.3f/%.3f", d, a.F1, b.F1)
+				if ok1 && ok2 {
+					fmt.Fprintf(w, " %s %.3f/%.3f", d, a.Headline(d), b.Headline(d))
 				}
 			}
 			if res.PagesPerSec > 0 && res.PeakHeap > 0 {

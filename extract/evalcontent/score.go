@@ -2,6 +2,17 @@
 // benchmarks, as ../shared/design/evaluation.md defines, and runs casebook's
 // extractor side by side with go-trafilatura and go-readability on the same
 // pages in the same process.
+//
+// `casebook eval content --aeb DIR --daniel DIR` is
+//
+//	rep, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: aeb, DanielDir: daniel, Peers: true}, os.Stdout)
+//
+// which prints one row per extractor: F1 per data set (AEB; DAnIEL en, ru,
+// zh), pages per second by wall and by CPU time, KiB allocated per page and
+// the peak heap over any one page. The same run is a test:
+// CASEBOOK_BENCH=peers go test ./extract/evalcontent -run TestBenchmarkReport -v
+// (CASEBOOK_BENCH=1 for casebook alone, CASEBOOK_BENCH_WORST=N to list the
+// worst pages), and go test -bench Extractors compares ns/page and allocs.
 package evalcontent
 
 import (
@@ -148,15 +159,25 @@ func (c Counts) F1() float64 {
 	return 2 * p * r / (p + r)
 }
 
-// Score is a data set's figure: precision and recall are means over pages
-// (pages with nothing extracted count for recall only, as upstream), F1
-// their harmonic mean; MeanF1 is the mean of per-page F1, for reference.
+// Score is a data set's figures: precision and recall are means over
+// pages (pages with nothing extracted count for recall only, as upstream),
+// F1 their harmonic mean (the AEB evaluate.py figure); MeanF1 is the mean
+// of per-page F1 ("score per page, then mean over pages").
 type Score struct {
 	Pages     int
 	Precision float64
 	Recall    float64
 	F1        float64
 	MeanF1    float64
+}
+
+// Headline is the figure evaluation.md names for the data set: AEB's own
+// measure for AEB, the mean of per-page token F1 for DAnIEL.
+func (s Score) Headline(dataset string) float64 {
+	if strings.HasPrefix(dataset, "daniel") {
+		return s.MeanF1
+	}
+	return s.F1
 }
 
 // Aggregate turns per-page counts into a Score.
