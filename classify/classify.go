@@ -271,12 +271,22 @@ func boolf(b bool) float64 {
 	return 0
 }
 
+// maxCarry bounds how far a cause runs on past its last cued sentence.
+const maxCarry = 2
+
 // continueCause extends a stated cause to the next sentence of the same
 // paragraph when no cue claims that sentence: explanations run on ("This
 // meant...", "Later in the run...").
 func (a *analysis) continueCause() {
+	run := 0 // sentences carried on from the last cued one
 	for i := 1; i < len(a.units); i++ {
 		u, prev := &a.units[i], &a.units[i-1]
+		if prev.assigned == fRootCause && prev.scores[fRootCause] > 0 {
+			run = 0
+		}
+		if run >= maxCarry {
+			continue
+		}
 		if prev.assigned != fRootCause || u.block != prev.block || u.assigned == fRootCause || isQuestion(u.text) || isLeadIn(u.text) {
 			continue
 		}
@@ -287,6 +297,7 @@ func (a *analysis) continueCause() {
 		}
 		if top := topField(u.scores); top == fNone || top == fRootCause {
 			u.assigned = fRootCause
+			run++
 		}
 	}
 }

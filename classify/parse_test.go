@@ -75,6 +75,7 @@ func TestSplitSentences(t *testing.T) {
 			[]string{"We upgraded to 3.45 on June 15.", "See os.Getenv for details."}},
 		{"On Monday 3. February 2020 we upgraded. It broke.",
 			[]string{"On Monday 3. February 2020 we upgraded.", "It broke."}},
+		{"Ждала вторника.Стою на развилке.", []string{"Ждала вторника.", "Стою на развилке."}},
 		{"Оказалось, что т. е. пул был мал. Мы его увеличили.",
 			[]string{"Оказалось, что т. е. пул был мал.", "Мы его увеличили."}},
 		{"收到告警。原因是连接池耗尽！已经修复？是的",

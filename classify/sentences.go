@@ -80,7 +80,15 @@ func splitSentences(text string) []span {
 			}
 			r2, _ := utf8.DecodeRuneInString(text[j:])
 			if r == '.' && !unicode.IsSpace(r2) {
-				break // 3.45, example.com, os.Getenv
+				// 3.45, example.com, os.Getenv; but a Cyrillic word, a stop and
+				// a capital ("вторник.Стою") is a space the page lost
+				p, _ := utf8.DecodeLastRuneInString(text[:i])
+				if unicode.Is(unicode.Cyrillic, p) && unicode.IsLower(p) && unicode.Is(unicode.Cyrillic, r2) && unicode.IsUpper(r2) {
+					emit(j)
+					i = j
+					continue
+				}
+				break
 			}
 			if !unicode.IsSpace(r2) && !isHanRune(r2) {
 				break
