@@ -324,7 +324,13 @@ func (s *Scheduler) finish(run *sinks.CrawlRun, st *sinks.SourceState, err error
 	}
 	run.FinishedAt = now
 	st.LastRun, st.Runs, st.LastRunID = now, st.Runs+1, run.ID
-	if err != nil {
+	if err != nil && errors.Is(err, context.Canceled) {
+		// Stopped by a shutdown, not the source's fault: no backoff, and
+		// the next start crawls it again soon.
+		run.Outcome, run.Error = "interrupted", err.Error()
+		st.LastOutcome, st.LastError = "interrupted", err.Error()
+		st.NextRun = now.Add(jitter(time.Minute, 0.5))
+	} else if err != nil {
 		run.Outcome, run.Error = "failed", err.Error()
 		st.LastOutcome, st.LastError = "failed", err.Error()
 		st.ErrorCount++

@@ -95,3 +95,35 @@ func TestFeedLink(t *testing.T) {
 		t.Fatalf("FeedLink = %q, want none", got)
 	}
 }
+
+// FuzzParseSources: any input yields sources or an error, never a panic,
+// and every source it accepts is valid.
+func FuzzParseSources(f *testing.F) {
+	f.Add([]byte("sources:\n  - {name: a, kind: feed, url: 'https://x.org/'}\n"))
+	f.Add([]byte("sources:\n  - name: l\n    kind: page\n    url: https://x.org/\n    link: 'css:a'\n    include: ['x']\n"))
+	f.Add([]byte("sources: {a: b}"))
+	f.Add([]byte("- a\n- b"))
+	f.Add(defaultSourcesYAML)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		srcs, err := ParseSources(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		for _, s := range srcs {
+			if err := s.validate(); err != nil || s.Interval < MinInterval {
+				t.Fatalf("accepted an invalid source %+v: %v", s, err)
+			}
+		}
+	})
+}
+
+func FuzzFeedLink(f *testing.F) {
+	f.Add([]byte(`<link rel="alternate" type="application/rss+xml" href="/feed">`), "https://example.com/a/")
+	f.Add([]byte(`<base href="javascript:x"><link rel=alternate type=application/atom+xml href=x>`), "http://h/")
+	f.Fuzz(func(t *testing.T, page []byte, base string) {
+		got := FeedLink(page, base)
+		if got != "" && !strings.HasPrefix(got, "http://") && !strings.HasPrefix(got, "https://") {
+			t.Fatalf("FeedLink returned %q", got)
+		}
+	})
+}
