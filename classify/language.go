@@ -144,6 +144,9 @@ func (l *LanguageDetector) decide(det lingua.LanguageDetector, p []proseWord, sc
 	if script == scriptLatin && surelyEnglish(p) {
 		return "en", "en"
 	}
+	if det == nil {
+		return "und", "" // no models loaded (a test's detector)
+	}
 	lang, ok := det.DetectLanguageOf(text)
 	if script == scriptCyrillic && lang != lingua.Russian {
 		lang, ok = preferRussian(det, text, lang, ok)
