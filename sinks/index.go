@@ -3,6 +3,7 @@ package sinks
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -28,10 +29,32 @@ var (
 	bTerms = []byte("terms")
 	// term -> uint64 document frequency.
 	bTermDF = []byte("term_df")
+	// case id -> card: the few fields related-case ranking reads, so a read
+	// does not decode whole cases. Present exactly for published cases.
+	bCards = []byte("cards")
 )
 
 func init() {
-	allBuckets = append(allBuckets, bIdx, bIdxCount, bTerms, bTermDF)
+	allBuckets = append(allBuckets, bIdx, bIdxCount, bTerms, bTermDF, bCards)
+}
+
+// card is a published case's ranking record.
+type card struct {
+	ID           string   `json:"i"`
+	Title        string   `json:"t"`
+	Organization string   `json:"o"`
+	Year         int      `json:"y"`
+	Category     string   `json:"c"`
+	Components   []string `json:"m"`
+	Tags         []string `json:"g"`
+}
+
+func cardOf(c *casebook.Case) card {
+	return card{ID: c.ID, Title: c.Title, Organization: c.Organization, Year: c.Year(), Category: c.RootCause.Category, Components: c.Components, Tags: c.Tags}
+}
+
+func (k *card) labels() *casebook.Case {
+	return &casebook.Case{ID: k.ID, Tags: k.Tags, Components: k.Components, RootCause: casebook.RootCause{Category: k.Category}}
 }
 
 // Filter narrows a listing of published cases; zero fields do not filter.
@@ -201,6 +224,14 @@ func indexTx(tx *bolt.Tx, c *casebook.Case, add bool) error {
 	if err := addCount(counts, countKey("all", ""), delta); err != nil {
 		return err
 	}
+	if add {
+		err = putJSON(tx.Bucket(bCards), []byte(c.ID), cardOf(c))
+	} else {
+		err = tx.Bucket(bCards).Delete([]byte(c.ID))
+	}
+	if err != nil {
+		return err
+	}
 	terms, df := tx.Bucket(bTerms), tx.Bucket(bTermDF)
 	for t, w := range termWeights(c) {
 		k := append(append([]byte(t), 0), seqKey(seq)...)
@@ -241,21 +272,54 @@ func keySeq(k []byte) uint64 { return binary.BigEndian.Uint64(k[len(k)-8:]) }
 // ListCases pages through published cases matching f, newest first. The
 // cursor is the sequence of the last case returned, as in ListPublished.
 func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, string, error) {
-	if f.Empty() {
-		return s.ListPublished(cursor, limit, nil)
-	}
+	out := []casebook.Case{}
+	next, err := s.listCases(f, cursor, limit, func(raw []byte) error {
+		var cs casebook.Case
+		if err := json.Unmarshal(raw, &cs); err != nil {
+			return err
+		}
+		out = append(out, cs)
+		return nil
+	})
+	return out, next, err
+}
+
+// listCases walks published cases matching f newest first, handing each
+// stored JSON (valid only during the call) to emit.
+func (s *Store) listCases(f Filter, cursor string, limit int, emit func([]byte) error) (string, error) {
 	before := uint64(math.MaxUint64)
 	if cursor != "" {
 		n, err := decodeCursor(cursor)
 		if err != nil {
-			return nil, "", err
+			return "", err
 		}
 		before = n
 	}
-	out := []casebook.Case{}
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
 		idx, counts := tx.Bucket(bIdx), tx.Bucket(bIdxCount)
+		cases := tx.Bucket(bCases)
+		n := 0
+		var last uint64
+		if f.Empty() {
+			// Every published case: the approval-order bucket is the list.
+			cur := tx.Bucket(bPublished).Cursor()
+			for k, v := reverseFrom(cur, nil, before); k != nil; k, v = cur.Prev() {
+				raw := cases.Get(v)
+				if raw == nil {
+					continue
+				}
+				if n == limit {
+					next = strconv.FormatUint(last, 10)
+					break
+				}
+				if err := emit(raw); err != nil {
+					return err
+				}
+				n, last = n+1, keySeq(k)
+			}
+			return nil
+		}
 		pairs := f.pairs()
 		// Walk the rarest posting list; check the others by point lookups.
 		sort.Slice(pairs, func(i, j int) bool {
@@ -263,7 +327,6 @@ func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, 
 		})
 		prefix := idxPrefix(pairs[0][0], pairs[0][1])
 		cur := idx.Cursor()
-		cases := tx.Bucket(bCases)
 		for k, v := reverseFrom(cur, prefix, before); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Prev() {
 			seq := keySeq(k)
 			match := true
@@ -276,25 +339,22 @@ func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, 
 			if !match {
 				continue
 			}
-			if len(out) == limit {
-				next = strconv.FormatUint(keySeq(lastKeyOf(out)), 10)
+			if n == limit {
+				next = strconv.FormatUint(last, 10)
 				break
 			}
-			var cs casebook.Case
-			if err := getJSON(cases, v, &cs); err != nil {
-				return fmt.Errorf("index names %s: %w", v, err)
+			raw := cases.Get(v)
+			if raw == nil {
+				return fmt.Errorf("index names %s: %w", v, ErrNotFound)
 			}
-			out = append(out, cs)
+			if err := emit(raw); err != nil {
+				return err
+			}
+			n, last = n+1, seq
 		}
 		return nil
 	})
-	return out, next, err
-}
-
-// lastKeyOf gives the seq key of the last case of a page.
-func lastKeyOf(page []casebook.Case) []byte {
-	n, _ := caseSeq(page[len(page)-1].ID)
-	return seqKey(n)
+	return next, err
 }
 
 // Count returns how many published cases carry field=value ("tag", "kubernetes").
@@ -351,7 +411,7 @@ type relCand struct {
 
 // similarTx ranks published cases related to c: those sharing the root-cause
 // category and at least one component or tag first (most shared first), then
-// those sharing a component.
+// those sharing a component. Only c's id and labels are read.
 func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 	idx := tx.Bucket(bIdx)
 	cands := map[string]*relCand{}
@@ -422,15 +482,15 @@ func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 	if len(list) > limit {
 		list = list[:limit]
 	}
-	cases := tx.Bucket(bCases)
+	cards := tx.Bucket(bCards)
 	out := make([]Similar, 0, len(list))
 	for _, rc := range list {
-		var other casebook.Case
-		if getJSON(cases, []byte(rc.id), &other) != nil {
+		var other card
+		if getJSON(cards, []byte(rc.id), &other) != nil {
 			continue
 		}
 		shared := append(append([]string{}, rc.comps...), rc.tgs...)
-		rel := casebook.Related{ID: other.ID, Title: other.Title, Organization: other.Organization, Year: other.Year(), Shared: shared}
+		rel := casebook.Related{ID: other.ID, Title: other.Title, Organization: other.Organization, Year: other.Year, Shared: shared}
 		var why []string
 		if rc.sameCause {
 			rel.Relation = "same-root-cause"
@@ -499,6 +559,70 @@ func (s *Store) GetPublished(id string, related int) (c *casebook.Case, resolved
 		return nil, "", fmt.Errorf("case %s: %w", id, err)
 	}
 	return c, resolved, nil
+}
+
+// emptyRelated is how a stored case's related field reads: stored cases
+// never carry related cases. The first occurrence is the top-level field,
+// since no string value can contain it unescaped and every map comes after.
+var emptyRelated = []byte(`,"related":[]`)
+
+// GetPublishedJSON is GetPublished for the HTTP API: the stored JSON with
+// the related cases spliced in, without decoding and re-encoding the case.
+func (s *Store) GetPublishedJSON(id string, related int) (out []byte, resolved string, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		resolved = resolveAlias(tx, id)
+		var k card
+		if err := getJSON(tx.Bucket(bCards), []byte(resolved), &k); err != nil {
+			return err // no card: not published
+		}
+		raw := tx.Bucket(bCases).Get([]byte(resolved))
+		if raw == nil {
+			return ErrNotFound
+		}
+		rel, err := json.Marshal(nonNilRelated(relatedOf(similarTx(tx, k.labels(), related))))
+		if err != nil {
+			return err
+		}
+		i := bytes.Index(raw, emptyRelated)
+		if i < 0 {
+			return fmt.Errorf("case %s: stored without an empty related list", resolved)
+		}
+		out = make([]byte, 0, len(raw)+len(rel))
+		out = append(out, raw[:i]...)
+		out = append(out, `,"related":`...)
+		out = append(out, rel...)
+		out = append(out, raw[i+len(emptyRelated):]...)
+		return nil
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("case %s: %w", id, err)
+	}
+	return out, resolved, nil
+}
+
+func nonNilRelated(r []casebook.Related) []casebook.Related {
+	if r == nil {
+		return []casebook.Related{}
+	}
+	for i := range r {
+		if r[i].Shared == nil {
+			r[i].Shared = []string{}
+		}
+	}
+	return r
+}
+
+// ListCasesJSON is ListCases returning each case's stored JSON as is.
+func (s *Store) ListCasesJSON(f Filter, cursor string, limit int) ([]json.RawMessage, string, error) {
+	var out []json.RawMessage
+	next, err := s.listCases(f, cursor, limit, func(raw []byte) error {
+		out = append(out, append(json.RawMessage(nil), raw...))
+		return nil
+	})
+	if out == nil {
+		out = []json.RawMessage{}
+	}
+	return out, next, err
 }
 
 // SimilarTo ranks published cases similar to the case id (any status).

@@ -3,6 +3,7 @@ package sinks
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -23,7 +24,9 @@ const (
 
 // SearchResult is one page of search hits, best first.
 type SearchResult struct {
-	Items      []casebook.Case
+	Items []casebook.Case
+	// Raw holds the stored JSON of the hits instead of Items (SearchJSON).
+	Raw        []json.RawMessage
 	Scores     []float64
 	Total      int
 	NextCursor string
@@ -41,7 +44,17 @@ type hit struct {
 // no case has them all, cases with any of them are returned, ranked by
 // weight × idf. The cursor is the offset of the next page.
 func (s *Store) Search(q string, cursor string, limit int) (SearchResult, error) {
-	res := SearchResult{Items: []casebook.Case{}}
+	return s.search(q, cursor, limit, false)
+}
+
+// SearchJSON is Search returning the hits' stored JSON in Raw, for the
+// HTTP API, which then need not decode and re-encode them.
+func (s *Store) SearchJSON(q string, cursor string, limit int) (SearchResult, error) {
+	return s.search(q, cursor, limit, true)
+}
+
+func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResult, error) {
+	res := SearchResult{Items: []casebook.Case{}, Raw: []json.RawMessage{}}
 	offset := 0
 	if cursor != "" {
 		n, err := strconv.Atoi(cursor)
@@ -143,11 +156,22 @@ func (s *Store) Search(q string, cursor string, limit int) (SearchResult, error)
 		cases, pub := tx.Bucket(bCases), tx.Bucket(bPublished)
 		for _, h := range hits[offset:end] {
 			id := pub.Get(seqKey(h.seq))
-			var c casebook.Case
-			if id == nil || getJSON(cases, id, &c) != nil {
+			if id == nil {
 				continue
 			}
-			res.Items = append(res.Items, c)
+			if raw {
+				v := cases.Get(id)
+				if v == nil {
+					continue
+				}
+				res.Raw = append(res.Raw, append(json.RawMessage(nil), v...))
+			} else {
+				var c casebook.Case
+				if getJSON(cases, id, &c) != nil {
+					continue
+				}
+				res.Items = append(res.Items, c)
+			}
 			res.Scores = append(res.Scores, math.Round(h.score*1000)/1000)
 		}
 		if end < len(hits) {
