@@ -409,6 +409,11 @@ func bylineLike(b *block) bool {
 	if b.kind != Paragraph || b.len > 100 {
 		return false
 	}
+	// a sentence that starts with a date ("2020年7月13日一大早收到告警，…") is
+	// the story itself, not its byline
+	if strings.ContainsAny(b.text, "，。！？!?") || strings.HasSuffix(b.text, ".") || punctCount(b.text) > 3 {
+		return false
+	}
 	if hasYear(b.text) && findDate(b.text) != "" {
 		return true
 	}

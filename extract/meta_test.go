@@ -136,3 +136,24 @@ func TestLangTag(t *testing.T) {
 		}
 	}
 }
+
+func TestBylineLike(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"By Jane Doe - 2019-04-10", true},
+		{"Last updated at 10:01 AM on 12th January 2012", true},
+		{"21 октября 2021, 14:35", true},
+		{"Posted by admin", true},
+		{"2020年7月13日一大早收到告警，测试环境数据库CPU 100%", false},
+		{"On 14 March 2024 the cache failed.", false},
+		{"The cache failed", false},
+	}
+	for _, tt := range tests {
+		b := &block{kind: Paragraph, text: tt.in, len: wlen(tt.in)}
+		if got := bylineLike(b); got != tt.want {
+			t.Errorf("bylineLike(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
