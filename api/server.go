@@ -345,18 +345,18 @@ func (s *Server) listCases(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	items, next, err := s.cfg.Store.ListCases(f, cursor, limit)
+	items, next, err := s.cfg.Store.ListCasesJSON(f, cursor, limit)
 	if err != nil {
 		s.storeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, list[casebook.Case]{Items: items, NextCursor: next})
+	writeRawList(w, items, next)
 }
 
 func (s *Server) getCase(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	// Drafts and rejected cases are the reviewers' business: not found here.
-	c, resolved, err := s.cfg.Store.GetPublished(id, relatedCount)
+	raw, resolved, err := s.cfg.Store.GetPublishedJSON(id, relatedCount)
 	if err != nil {
 		s.storeError(w, err)
 		return
@@ -365,9 +365,8 @@ func (s *Server) getCase(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/api/v1/cases/"+resolved, http.StatusMovedPermanently)
 		return
 	}
-	writeJSON(w, http.StatusOK, c)
+	writeRaw(w, raw)
 }
-
 
 type approveRequest struct {
 	Note string         `json:"note"`
