@@ -13,7 +13,6 @@ var (
 	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	mdRefLink   = regexp.MustCompile(`\[([^\]]+)\]\[[^\]]*\]`)
 	mdAutoLink  = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
-	mdHTMLTag   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>`)
 	mdEmph      = regexp.MustCompile("(\\*\\*|__|~~|`)")
 	mdStar      = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s][^*_]*?)[*_]([\s).,;:!?]|$)`)
 	mdTableRule = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$`)
@@ -162,16 +161,51 @@ func tableRow(s string) string {
 	return strings.Join(cells, " | ")
 }
 
-// inlineMD strips inline markup, keeping link and image text.
+// inlineMD strips inline markup, keeping link and image text. Each pattern
+// runs only when its marker character is present: most lines have none.
 func inlineMD(s string) string {
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdRefLink.ReplaceAllString(s, "$1")
-	s = mdAutoLink.ReplaceAllString(s, "$1")
-	s = mdHTMLTag.ReplaceAllString(s, "")
-	s = mdEmph.ReplaceAllString(s, "")
-	s = mdStar.ReplaceAllString(s, "$1$2$3")
+	if strings.Contains(s, "](") {
+		s = mdImage.ReplaceAllString(s, "$1")
+		s = mdLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "][") {
+		s = mdRefLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "<") {
+		s = mdAutoLink.ReplaceAllString(s, "$1")
+		s = stripTags(s)
+	}
+	if strings.ContainsAny(s, "*_~`") {
+		s = mdEmph.ReplaceAllString(s, "")
+		s = mdStar.ReplaceAllString(s, "$1$2$3")
+	}
 	return s
+}
+
+// stripTags drops inline HTML tags ("<br>", "</span>", "<img src=x />"),
+// keeping text and lone "<" signs such as "a < b".
+func stripTags(s string) string {
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 || i+1 >= len(s) {
+			sb.WriteString(s)
+			return sb.String()
+		}
+		c := s[i+1]
+		isTag := c == '/' || c == '!' || (c|0x20 >= 'a' && c|0x20 <= 'z')
+		j := -1
+		if isTag {
+			j = strings.IndexAny(s[i+1:], "<>")
+		}
+		if j < 0 || s[i+1+j] == '<' {
+			sb.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		sb.WriteString(s[:i])
+		s = s[i+2+j:]
+	}
 }
 
 // frontMatter reads the flat keys casebook uses from YAML or TOML front matter.
@@ -239,10 +273,10 @@ func leadingDate(d *Document) string {
 			if n++; n > 8 {
 				return ""
 			}
-			t := inlineMD(b.Text)
-			if b.Kind != Paragraph || len(t) > 200 || !hasYear(t) {
+			if b.Kind != Paragraph || len(b.Text) > 400 || !hasYear(b.Text) {
 				continue // table rows and timelines carry incident times, not the post's date
 			}
+			t := inlineMD(b.Text)
 			if loc := dateLabel.FindStringIndex(t); loc != nil && loc[1] > loc[0] {
 				if p := findDate(t[loc[1]:]); p != "" {
 					return p
