@@ -277,11 +277,23 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	if has[fSymptoms] > 0 {
 		score += 0.1
 	}
-	score = round2(min(score, 1))
-	if debugRelevance != nil {
-		debugRelevance(a.doc.Title, fieldHeads, postmortemCues.any(heads.String()), density, has, score)
+	// casebook is about systems: a story with almost no talk of services,
+	// databases, networks or deploys (a plane crash, a hospital bill) is not
+	// one of its write-ups, whatever its failure words
+	tech := 0
+	for _, n := range componentIndex.counts(a.low) {
+		tech += n
 	}
+	if float64(tech)/max(float64(len(a.low))/1000, 1) < minTechDensity {
+		score -= techPenalty
+	}
+	score = round2(max(min(score, 1), 0))
 	return casebook.Relevance{IsPostmortem: score >= threshold, Score: score}
 }
 
-var debugRelevance func(title string, heads int, cue bool, density float64, has map[field]int, score float64)
+// Technical vocabulary (component cues) per 1000 bytes below which a story
+// is taken not to be about systems.
+const (
+	minTechDensity = 1.0
+	techPenalty    = 0.25
+)
