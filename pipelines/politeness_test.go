@@ -303,6 +303,13 @@ func TestDeferredFetchKeepsAttempts(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].at.Before(until) {
 		t.Fatalf("requests %+v, want one after %s", reqs, until)
 	}
+	// Parked between re-publishes, not spinning: the original, two
+	// deferred copies and the page reference.
+	if si, err := work.Info(ctx); err != nil {
+		t.Error(err)
+	} else if si.State.LastSeq > 5 {
+		t.Errorf("work stream took %d messages: deferral re-published too often", si.State.LastSeq)
+	}
 	if info, err := bus.JS.Stream(ctx, StreamDead); err == nil {
 		if si, _ := info.Info(ctx); si != nil && si.State.Msgs != 0 {
 			t.Fatalf("%d dead letters", si.State.Msgs)

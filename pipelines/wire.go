@@ -48,7 +48,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		if nb, err := time.Parse(time.RFC3339Nano, h.Get(headerNotBefore)); err == nil {
 			if wait := time.Until(nb); wait > maxWait {
-				return requeueFetch(ctx, bus, m, nb, failed, defers, h.Get(headerLastError))
+				return requeueFetch(ctx, bus, m, nb, maxWait, failed, defers, h.Get(headerLastError))
 			} else if err := sleepCtx(ctx, wait); err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		var de *DeferError
 		if errors.As(err, &de) {
 			cfg.Metrics.ObserveFetch(host, "deferred")
-			return requeueFetch(ctx, bus, m, de.Until, failed, defers, de.Error())
+			return requeueFetch(ctx, bus, m, de.Until, maxWait, failed, defers, de.Error())
 		}
 		if err != nil {
 			cfg.Metrics.ObserveFetch(host, fetchOutcome(err))
@@ -88,9 +88,15 @@ const (
 )
 
 // requeueFetch publishes the task again to come back at notBefore; the
-// caller's nil return then acknowledges this copy. The Nats-Msg-Id counts
+// caller's nil return then acknowledges this copy. It first parks the copy
+// in-process for a quarter of the in-process wait (at least a second), so
+// a long deferral re-publishes every few seconds instead of spinning, while
+// handlers still turn over to other hosts' tasks. The Nats-Msg-Id counts
 // the deferrals, so a redelivered copy re-publishing again is a no-op.
-func requeueFetch(ctx context.Context, bus *Bus, m *message, notBefore time.Time, failed, defers int, lastErr string) error {
+func requeueFetch(ctx context.Context, bus *Bus, m *message, notBefore time.Time, maxWait time.Duration, failed, defers int, lastErr string) error {
+	if err := sleepCtx(ctx, min(time.Until(notBefore), max(maxWait/4, time.Second))); err != nil {
+		return err
+	}
 	msg := nats.NewMsg(SubjectFetch)
 	msg.Data = m.msg.Data()
 	for _, k := range []string{HeaderSubmission, HeaderBlob} {
