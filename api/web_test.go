@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -269,5 +270,49 @@ func TestWebPages(t *testing.T) {
 	}
 	if resp, _ := get(t, n, base+"/review"); resp.StatusCode != 303 {
 		t.Fatalf("session of a revoked token: %d", resp.StatusCode)
+	}
+}
+
+func FuzzEvidenceSegments(f *testing.F) {
+	f.Add("We saw errors. The cause was DNS.", 3, 14, 15, 33)
+	f.Add("数据库故障导致服务不可用", 1, 7, 5, 100)
+	f.Add("", 0, 0, -5, 2)
+	f.Fuzz(func(t *testing.T, text string, a, b, c, d int) {
+		ev := map[string][]casebook.Span{"symptoms": {{Start: a, End: b}}, "root_cause": {{Start: c, End: d}}}
+		var joined strings.Builder
+		for _, s := range evidenceSegments(text, ev) {
+			if s.Text == "" {
+				t.Fatalf("empty segment for %q %v", text, ev)
+			}
+			joined.WriteString(s.Text)
+		}
+		want := text
+		if len(want) > evidenceMaxBytes {
+			want = want[:evidenceMaxBytes]
+		}
+		if joined.String() != want {
+			t.Fatalf("segments do not rebuild the text: %q vs %q", joined.String(), want)
+		}
+	})
+}
+
+func TestSessionCookieSecureOverTLS(t *testing.T) {
+	f := newFixture(t, Config{})
+	tlsSrv := httptest.NewTLSServer(f.srv.Config.Handler)
+	defer tlsSrv.Close()
+	c := tlsSrv.Client()
+	jar, _ := cookiejar.New(nil)
+	c.Jar = jar
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	_, page := get(t, c, tlsSrv.URL+"/login")
+	resp, _ := post(t, c, tlsSrv.URL+"/login", url.Values{"csrf": {csrfOf(t, page)}, "token": {f.revTok}})
+	var sc *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == sessionCookie {
+			sc = ck
+		}
+	}
+	if resp.StatusCode != 303 || sc == nil || !sc.Secure || !sc.HttpOnly || sc.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("TLS login: %d cookie %+v", resp.StatusCode, sc)
 	}
 }
