@@ -1,7 +1,9 @@
 package classify
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,4 +62,54 @@ func TestNewsPages(t *testing.T) {
 	if fp > 0.1 {
 		t.Errorf("%.3f of news pages judged incident write-ups (limit 0.1)", fp)
 	}
+}
+
+// TestArticlePages runs the article-extraction benchmark's pages (news and
+// blog articles, not incident write-ups) through relevance.
+func TestArticlePages(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "bench", "aeb", "html", "*.html.gz"))
+	if len(files) == 0 {
+		t.Skip("aeb bench absent")
+	}
+	c := testClassifier()
+	n, relevant := 0, 0
+	for _, f := range files {
+		body, err := gunzip(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := extract.Extract(body, extract.Options{Format: extract.FormatHTML})
+		if err != nil {
+			continue
+		}
+		cs := c.Classify(doc)
+		if cs.Language == "und" {
+			continue
+		}
+		n++
+		if cs.Relevance.IsPostmortem {
+			relevant++
+			if testing.Verbose() {
+				t.Logf("relevant %.2f: %s %q", cs.Relevance.Score, filepath.Base(f), doc.Title)
+			}
+		}
+	}
+	fp := float64(relevant) / float64(max(n, 1))
+	t.Logf("%d article pages in en/ru/zh: judged incident write-ups %.3f", n, fp)
+	if fp > 0.1 {
+		t.Errorf("%.3f of articles judged incident write-ups (limit 0.1)", fp)
+	}
+}
+
+func gunzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
