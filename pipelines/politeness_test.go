@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -313,6 +314,71 @@ func TestDeferredFetchKeepsAttempts(t *testing.T) {
 	if info, err := bus.JS.Stream(ctx, StreamDead); err == nil {
 		if si, _ := info.Info(ctx); si != nil && si.State.Msgs != 0 {
 			t.Fatalf("%d dead letters", si.State.Msgs)
+		}
+	}
+}
+
+// TestBackoffStatusesHoldHost: 429 and 503 push the host's next-allowed
+// time out for every worker, by Retry-After (seconds or a date) or, when
+// the server gives none, by DefaultBackoff429; other errors do not.
+func TestBackoffStatusesHoldHost(t *testing.T) {
+	bus := testBus(t)
+	ctx := context.Background()
+	if err := PublishPoliteness(ctx, bus.JS, Politeness{MinDelay: time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fetch.New(fetch.Config{AllowPrivateNetworks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := NewPoliteFetcher(ctx, bus, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		status     int
+		retryAfter string
+		hold       time.Duration // 0: the host is not held
+	}{
+		{http.StatusTooManyRequests, "3", 3 * time.Second},
+		{http.StatusServiceUnavailable, "5", 5 * time.Second},
+		{http.StatusServiceUnavailable, "", DefaultBackoff429},
+		{http.StatusTooManyRequests, time.Now().Add(8 * time.Second).UTC().Format(http.TimeFormat), 7 * time.Second},
+		{http.StatusInternalServerError, "60", 0},
+		{http.StatusNotFound, "", 0},
+	}
+	for i, tc := range cases {
+		// A host of its own per case: 127.0.0.1 is shared by every server here.
+		host := fmt.Sprintf("127.0.1.%d", i+1)
+		l, err := net.Listen("tcp", host+":0")
+		if err != nil {
+			t.Skipf("loopback %s: %v", host, err)
+		}
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if tc.retryAfter != "" {
+				w.Header().Set("Retry-After", tc.retryAfter)
+			}
+			w.WriteHeader(tc.status)
+		}))
+		srv.Listener.Close()
+		srv.Listener = l
+		srv.Start()
+		u := srv.URL
+		start := time.Now()
+		if _, err := pf.Fetch(ctx, fetch.Request{URL: u + "/x"}, false, time.Second); err == nil {
+			t.Fatalf("status %d: no error", tc.status)
+		}
+		next, err := pf.Limiter.NextAllowed(ctx, host)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := next.Sub(start)
+		if tc.hold == 0 && held > time.Second {
+			t.Errorf("status %d: host held for %s", tc.status, held)
+		}
+		if tc.hold > 0 && (held < tc.hold-time.Second || held > tc.hold+2*time.Second) {
+			t.Errorf("status %d Retry-After %q: host held for %s, want about %s", tc.status, tc.retryAfter, held, tc.hold)
 		}
 	}
 }
