@@ -73,6 +73,7 @@ var TagAliases = map[string][]string{
 	"typescript": {"тайпскрипт"},
 	"cpp":        {"c++", "=C++"},
 	"php":        {},
+	"kotlin":     {"котлин"},
 	"ruby":       {"=Ruby"},
 	"log4j":      {"log4shell", "log4j2"},
 	"jemalloc":   {},

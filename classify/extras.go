@@ -15,11 +15,12 @@ var componentCues = map[string]cueSet{
 	"application":   cues("application", "service code", "our code", "the app", "приложени", "сервис", "应用", "程序", "业务"),
 	"database":      cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "бд", "数据库"),
 	"cache":         cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
-	"message-queue": cues("queue", "kafka", "rabbitmq", "sqs", "pubsub", "очеред", "队列", "消息"),
+	"message-queue": cues("message queue", "queue", "kafka", "rabbitmq", "sqs", "pubsub", "очередь сообщений",
+		"очереди сообщений", "брокер сообщений", "消息队列", "队列"),
 	"search":        cues("elasticsearch", "opensearch", "search cluster", "solr", "поиск", "搜索"),
 	"storage":       cues("disk", "volume", "ebs", "s3", "storage", "filesystem", "file system", "диск", "хранилищ", "磁盘", "存储", "挂载"),
 	"compute":       cues("ec2", "instance", "virtual machine", "vm ", "compute", "инстанс", "виртуальн", "实例", "虚拟机"),
-	"kubernetes":    cues("kubernetes", "k8s", "pod", "kubelet", "cluster", "eks", "gke", "кубер", "под", "集群"),
+	"kubernetes":    cues("kubernetes", "k8s", "pod", "kubelet", "cluster", "eks", "gke", "кубер", "поды", "подов", "подами", "集群"),
 	"linux-kernel":  cues("kernel", "cgroup", "ядро linux", "内核"),
 	"node-os-image": cues("ami", "os image", "node image", "image", "cloud-init", "centos", "ubuntu", "образ", "镜像", "系统"),
 	"network":       cues("network", "cni", "ip address", "subnet", "vpc", "tcp", "packet", "сеть", "сетев", "网络", "网卡"),
@@ -280,7 +281,7 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	// casebook is about systems: a story with almost no talk of services,
 	// databases, networks or deploys (a plane crash, a hospital bill) is not
 	// one of its write-ups, whatever its failure words
-	tech := 0
+	tech := techCues.count(a.low)
 	for _, n := range componentIndex.counts(a.low) {
 		tech += n
 	}
@@ -291,9 +292,19 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	return casebook.Relevance{IsPostmortem: score >= threshold, Score: score}
 }
 
-// Technical vocabulary (component cues) per 1000 bytes below which a story
+// techCues is the everyday vocabulary of running software, beside the
+// component cues.
+var techCues = cues("server", "service", "deploy", "release", "library", "code", "api", "cluster", "worker",
+	"log", "config", "version", "pipeline", "request", "latency", "cpu", "memory", "disk", "node",
+	"file", "directory", "function", "command", "script", "commit", "файл", "директори", "функци", "команд",
+	"скрипт", "коммит", "文件", "目录", "函数", "命令", "脚本",
+	"сервер", "сервис", "деплой", "релиз", "библиотек", "код", "база", "базу", "базе", "кластер", "воркер",
+	"очеред", "лог", "конфиг", "верси", "запрос", "нагрузк", "память", "памяти",
+	"服务器", "服务", "部署", "发布", "代码", "数据库", "集群", "日志", "配置", "版本", "接口", "请求", "内存")
+
+// Technical vocabulary (tech and component cues) per 1000 bytes below which a story
 // is taken not to be about systems.
 const (
-	minTechDensity = 1.0
+	minTechDensity = 2.0
 	techPenalty    = 0.25
 )

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -112,6 +113,19 @@ func tagCounts(text, low string) map[string]int {
 	return out
 }
 
+// A source file's extension names its language ("src/cli/init-files.ts").
+var (
+	sourceFileRe = regexp.MustCompile(`[\w/-]+\.(ts|tsx|go|py|rs|java|kt|cpp|cc|hpp|rb|php)\b`)
+	sourceLang   = map[string]string{"ts": "typescript", "tsx": "typescript", "go": "go", "py": "python",
+		"rs": "rust", "java": "java", "kt": "kotlin", "cpp": "cpp", "cc": "cpp", "hpp": "cpp", "rb": "ruby", "php": "php"}
+)
+
+// broadTags are mentioned in passing by most posts; they count only when
+// the title, the cause or the front matter names them, or they recur a lot.
+var broadTags = []string{"linux", "http", "cli"}
+
+const broadMinCount = 6
+
 func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	var body, low strings.Builder
 	for _, u := range a.units {
@@ -121,6 +135,16 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 		low.WriteByte('\n')
 	}
 	counts := tagCounts(body.String(), low.String())
+	for _, u := range a.units {
+		for _, m := range sourceFileRe.FindAllStringSubmatch(u.text, -1) {
+			counts[sourceLang[strings.ToLower(m[1])]]++
+		}
+	}
+	for _, slug := range broadTags {
+		if counts[slug] < broadMinCount {
+			delete(counts, slug) // kept only when the title or the cause names it
+		}
+	}
 	bonus := map[string]float64{}
 	for slug := range tagCounts(a.doc.Title, strings.ToLower(a.doc.Title)) {
 		bonus[slug] = titleWeight
