@@ -12,9 +12,9 @@ import (
 
 // componentCues name the kinds of system, in English, Russian and Chinese.
 var componentCues = map[string]cueSet{
-	"application":   cues("application", "service code", "our code", "the app", "приложени", "сервис", "应用", "程序", "业务"),
-	"database":      cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "бд", "数据库"),
-	"cache":         cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
+	"application": cues("application", "service code", "our code", "the app", "приложени", "сервис", "应用", "程序", "业务"),
+	"database":    cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "бд", "数据库"),
+	"cache":       cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
 	"message-queue": cues("message queue", "queue", "kafka", "rabbitmq", "sqs", "pubsub", "очередь сообщений",
 		"очереди сообщений", "брокер сообщений", "消息队列", "队列"),
 	"search":        cues("elasticsearch", "opensearch", "search cluster", "solr", "поиск", "搜索"),
