@@ -109,12 +109,11 @@ func (b *Bus) Emit(ctx context.Context, ev Event) error {
 	case casebook.StateSkipped, casebook.StateFailed, casebook.StateDrafted:
 		return b.Publish(ctx, subject, msgID, ev.SubmissionID, ev)
 	}
+	// Progress (fetching, extracting, classifying) is cosmetic: it goes over
+	// core NATS, not JetStream, so it costs no stream write or fsync. A lost
+	// one only delays what the status shows until the next state arrives.
 	data, _ := json.Marshal(ev)
-	msg := nats.NewMsg(subject)
-	msg.Header.Set(HeaderSubmission, ev.SubmissionID)
-	msg.Data = data
-	_, err := b.JS.PublishMsgAsync(msg, jetstream.WithMsgID(msgID))
-	return err
+	return b.NC.Publish(fmt.Sprintf("%s%s.%s", SubjectProgress, ev.SubmissionID, ev.State), data)
 }
 
 // Runner consumes one stage's durable consumer.
@@ -281,6 +280,12 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 		r.ack(m)
 		return "ok"
 	}
+	var ex *exhaustedError
+	if errors.As(err, &ex) {
+		m.Attempt = ex.attempts
+		r.deadLetter(ctx, m, ex.err)
+		return "dead"
+	}
 	if skip, ok := casebook.AsSkip(err); ok {
 		if e := r.bus.Emit(ctx, Event{SubmissionID: m.SubmissionID, Stage: r.stage, State: casebook.StateSkipped, Reason: skip.Reason}); e != nil {
 			log.Warn("skip event not published; will retry", "err", e)
@@ -310,6 +315,17 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 	_ = m.msg.NakWithDelay(delay)
 	return "retry"
 }
+
+// exhaustedError is a handler's verdict that a message has used up its
+// attempts across re-published copies (a deferred fetch starts a new
+// delivery count); it is dead-lettered like one that ran out of deliveries.
+type exhaustedError struct {
+	err      error
+	attempts int
+}
+
+func (e *exhaustedError) Error() string { return e.err.Error() }
+func (e *exhaustedError) Unwrap() error { return e.err }
 
 func (r *Runner) ack(m *message) {
 	// DoubleAck waits for the server to confirm, so a lost ack does not

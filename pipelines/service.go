@@ -31,8 +31,12 @@ type ServeConfig struct {
 	// own default of syncing every two minutes.
 	NATSSyncInterval bool
 	Stages           []string // stage workers this process runs; default all
-	Fetch            fetch.Config
-	Runner           RunnerConfig
+	// SubmitRate (per second) and SubmitBurst bound public submissions per
+	// client IP; zero keeps the API's defaults.
+	SubmitRate  float64
+	SubmitBurst int
+	Fetch       fetch.Config
+	Runner      RunnerConfig
 	// Sources are crawled on their intervals; none means no crawling.
 	Sources []Source
 	// Politeness is the per-host policy every fetch worker follows.
@@ -120,9 +124,17 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		s.shutdownInfra()
 		return nil, err
 	}
-	runners = append(runners, WireRecorder(s.Bus, s.Store, cfg.Runner))
+	runners = append(runners, WireRecorder(s.Bus, s.Store, storeWriter(cfg.Runner)))
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
+	progress := NewProgressRecorder(s.Bus, s.Store, cfg.Log, 0)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := progress.Run(rctx); err != nil {
+			s.errs <- err
+		}
+	}()
 	for _, r := range runners {
 		s.wg.Add(1)
 		go func() {
@@ -153,7 +165,7 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 
 	s.Metrics.Gauges = s.writeGauges
 	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler(),
-		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}})
+		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}, SubmitRate: cfg.SubmitRate, SubmitBurst: cfg.SubmitBurst})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		s.Close()
@@ -198,12 +210,20 @@ func BuildRunners(bus *Bus, stages []string, store *sinks.Store, fc fetch.Config
 			if store == nil {
 				return nil, errors.New("the sink stage runs only in the process that owns the store")
 			}
-			out = append(out, WireSink(bus, &SinkStage{Store: store}, rc))
+			out = append(out, WireSink(bus, &SinkStage{Store: store}, storeWriter(rc)))
 		default:
 			return nil, fmt.Errorf("unknown stage %q", st)
 		}
 	}
 	return out, nil
+}
+
+// storeWriter raises the concurrency of the stages that write bbolt: their
+// handlers are cheap and concurrent writes share one commit (db.Batch), so
+// more of them in flight means fewer fsyncs per document.
+func storeWriter(rc RunnerConfig) RunnerConfig {
+	rc.Concurrency = max(rc.Concurrency, 32)
+	return rc
 }
 
 func (s *Service) writeGauges(w io.Writer) {

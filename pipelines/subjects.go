@@ -9,6 +9,9 @@
 //	  casebook.work.sink      SinkTask   -> consumer "sink"     (the store process only)
 //	stream CASEBOOK_EVENTS  subjects casebook.event.>  limits retention (7 days)
 //	  casebook.event.<submission>.<state>  Event -> consumer "recorder" (the store process)
+//	    terminal outcomes only (skipped, failed): they must not be lost
+//	core NATS casebook.progress.<submission>.<state>  Event (fetching, extracting,
+//	  classifying): not stored; the store process coalesces and flushes them
 //	stream CASEBOOK_DEAD    subjects casebook.dead.>   limits retention
 //	  casebook.dead.<stage>   DeadLetter (stage, error, attempts, original payload)
 //	object store casebook_pages: page bodies ("page/<sha256>") and payloads too
@@ -41,6 +44,8 @@ const (
 	SubjectSink     = "casebook.work.sink"
 	SubjectEvents   = "casebook.event.>"
 	SubjectDead     = "casebook.dead."
+	// SubjectProgress prefixes core-NATS (not stored) progress events.
+	SubjectProgress = "casebook.progress."
 
 	StageFetch    = "fetch"
 	StageExtract  = "extract"

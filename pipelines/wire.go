@@ -40,7 +40,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		defers, _ := strconv.Atoi(h.Get(headerDefers))
 		failed := prior + m.Attempt - 1 // failed deliveries of every copy so far
 		if prior > 0 && failed >= cfg.MaxAttempts {
-			return casebook.Permanentf("gave up after %d attempts: %s", failed, h.Get(headerLastError))
+			return &exhaustedError{err: fmt.Errorf("gave up after %d attempts: %s", failed, h.Get(headerLastError)), attempts: failed}
 		}
 		maxWait := DefaultMaxWait
 		if waiter != nil {
@@ -150,7 +150,13 @@ func WireExtract(bus *Bus, st Stage[ExtractInput, *extract.Document], cfg Runner
 		_ = bus.Emit(ctx, Event{SubmissionID: ref.SubmissionID, Stage: StageExtract, State: casebook.StateExtracting})
 		body, err := bus.Pages.GetBytes(ctx, ref.Key)
 		if errors.Is(err, jetstream.ErrObjectNotFound) {
-			return casebook.Permanent(fmt.Errorf("page body %s expired from the object store: %w", ref.Key, err))
+			// On a cluster the object store may be read from a replica that
+			// has not caught up with the fetch worker's write yet: retry a few
+			// times before concluding the body is gone (expired after 7 days).
+			if m.Attempt < 3 {
+				return fmt.Errorf("page body %s not visible yet: %w", ref.Key, err)
+			}
+			return casebook.Permanent(fmt.Errorf("page body %s is not in the object store (expired?): %w", ref.Key, err))
 		}
 		if err != nil {
 			return fmt.Errorf("load page body: %w", err)

@@ -1,6 +1,7 @@
 package sinks
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/casebook/casebook"
@@ -109,6 +110,30 @@ func (s *Store) Progress(id, state, reason, errMsg, draftID string) error {
 			r.DraftID = draftID
 		}
 		return true
+	})
+}
+
+// ProgressMany records several non-terminal progress states in one
+// transaction (progress is coalesced in memory and flushed periodically).
+// Unknown submissions are ignored; the same forward-only rule applies.
+func (s *Store) ProgressMany(states map[string]string) error {
+	if len(states) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for id, state := range states {
+			err := s.updateSubmissionTx(tx, id, func(r *SubmissionRecord) bool {
+				if r.Terminal() || stateRank[state] <= stateRank[r.State] {
+					return false
+				}
+				r.State = state
+				return true
+			})
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -97,6 +97,8 @@ func runServe(ctx context.Context, args []string) error {
 	sourcesFile := fs.String("sources", os.Getenv("CASEBOOK_SOURCES"), "YAML file of crawl sources; empty: the built-in list; \"none\": no crawling")
 	hostDelay := fs.Duration("host-delay", pipelines.DefaultHostDelay, "least time between two requests to one host, across all fetch workers")
 	hostConc := fs.Int("host-concurrency", pipelines.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
+	submitRate := fs.Float64("submit-rate", 0, "public submissions allowed per second per client IP (default 0.5)")
+	submitBurst := fs.Int("submit-burst", 0, "burst of public submissions per client IP (default 30)")
 	var ff fetchFlags
 	ff.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -123,7 +125,7 @@ func runServe(ctx context.Context, args []string) error {
 	log := newLogger(*logLevel)
 	svc, err := pipelines.Start(ctx, pipelines.ServeConfig{
 		DataDir: *data, HTTPAddr: *httpAddr, NATSURL: *natsURL, NATSListen: *natsListen,
-		NATSSyncInterval: *syncInterval, Stages: st, Fetch: fc,
+		NATSSyncInterval: *syncInterval, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
 		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})

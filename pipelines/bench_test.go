@@ -1,0 +1,219 @@
+package pipelines_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/classify"
+	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/sinks"
+)
+
+// The pipeline benchmarks push distinct local pages through every stage and
+// report documents per second and the peak heap, for three set-ups run in
+// the same process: the stages called directly (the peer), the pipeline on
+// the embedded NATS server (the default), and the pipeline on a three-server
+// cluster. Run with a fixed count, e.g.
+//
+//	go test -run '^$' -bench Pipeline -benchtime 5000x ./pipelines
+//
+// The ratio NATS/direct is the cost of going through NATS.
+
+func benchSite(b *testing.B) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var i int
+		fmt.Sscanf(r.URL.Path, "/post/%d", &i)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, incidentPage(i))
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// peakHeap samples the live heap until stop is called, and returns the peak.
+func peakHeap() (stop func() uint64) {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
+}
+
+func report(b *testing.B, n int, elapsed time.Duration, peak uint64) {
+	b.ReportMetric(float64(n)/elapsed.Seconds(), "docs/s")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(0, "ns/op") // the per-op time is meaningless for a batch
+}
+
+// BenchmarkPipelineDirect is the peer: the same four stages, called in this
+// process with the same concurrency, no NATS in between.
+func BenchmarkPipelineDirect(b *testing.B) {
+	site := benchSite(b)
+	store, err := sinks.Open(filepath.Join(b.TempDir(), "casebook.db"), sinks.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	f, err := fetch.New(fetch.Config{AllowPrivateNetworks: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fetchSt, extractSt := &pipelines.FetchStage{Fetcher: f}, &pipelines.ExtractStage{}
+	classifySt := &pipelines.ClassifyStage{Classifier: classify.New(classify.Config{})}
+	sinkSt := &pipelines.SinkStage{Store: store}
+	ctx := context.Background()
+	stop := peakHeap()
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				u := fmt.Sprintf("%s/post/%d", site.URL, i)
+				rec, _, err := store.CreateSubmission(u, u, "manual", "")
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				page, err := fetchSt.Process(ctx, pipelines.FetchTask{SubmissionID: rec.ID, URL: u})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				ref := pipelines.PageRef{SubmissionID: rec.ID, Origin: "manual", URL: page.URL, ContentType: page.ContentType, SHA256: page.RawSHA256, FetchedAt: page.FetchedAt}
+				doc, err := extractSt.Process(ctx, pipelines.ExtractInput{Page: ref, Body: page.Body})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				task, err := classifySt.Process(ctx, pipelines.DocTask{Page: ref, Doc: doc})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := sinkSt.Process(ctx, *task); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < b.N; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	report(b, b.N, elapsed, stop())
+}
+
+// BenchmarkPipelineEmbedded runs the default all-in-one service (embedded
+// JetStream with sync_always, every stage in this process).
+func BenchmarkPipelineEmbedded(b *testing.B) {
+	benchService(b, "")
+}
+
+// BenchmarkPipelineCluster runs the stages against a three-server cluster
+// (in-process servers with routes, streams with three replicas).
+func BenchmarkPipelineCluster(b *testing.B) {
+	if testing.Short() {
+		b.Skip("cluster benchmark skipped in -short mode")
+	}
+	benchService(b, startCluster(b).urls())
+}
+
+func benchService(b *testing.B, natsURL string) {
+	site := benchSite(b)
+	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
+		DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSURL: natsURL,
+		NATSSyncInterval: os.Getenv("CASEBOOK_BENCH_SYNC") == "interval",
+		Fetch:            fetch.Config{AllowPrivateNetworks: true},
+		Runner:           pipelines.RunnerConfig{Concurrency: 4},
+		// One local host serves every page: the benchmark measures the
+		// pipeline, not the politeness bound (the crawl benchmark does that).
+		Politeness: pipelines.Politeness{Concurrency: 64, MinDelay: time.Microsecond},
+		Log:        quietLogger(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	sub := &pipelines.Submitter{Store: svc.Store, Bus: svc.Bus, Log: quietLogger()}
+	ctx := context.Background()
+	stop := peakHeap()
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 8 { // concurrent submitters, as concurrent API clients would be
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				u := fmt.Sprintf("%s/post/%d", site.URL, i)
+				if _, _, err := sub.Submit(ctx, u, "manual", ""); err != nil {
+					b.Error(err)
+				}
+			}
+		}()
+	}
+	for i := 0; i < b.N; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for {
+		counts, err := svc.Store.CountSubmissions()
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := counts[casebook.StateDrafted] + counts[casebook.StateSkipped] + counts[casebook.StateFailed]
+		if done >= b.N {
+			if counts[casebook.StateDrafted] != b.N {
+				b.Fatalf("outcomes %v, want %d drafted", counts, b.N)
+			}
+			break
+		}
+		if time.Since(start) > 10*time.Minute {
+			b.Fatalf("only %d of %d done: %v", done, b.N, counts)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	report(b, b.N, elapsed, stop())
+}
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
