@@ -249,7 +249,7 @@ const (
 	overrideMin    = 3
 	overrideMargin = 2
 	narrativeMin   = 1.5
-	analysisMin    = 3
+	analysisMin    = 2
 	timelineMin    = 1
 	recapMin       = 1.5
 )
@@ -329,6 +329,9 @@ func route(u *unit) field {
 		}
 		return u.kind
 	case fRecap:
+		if hypothetical.any(u.low) {
+			return fLessons // "if you change the default…": advice
+		}
 		if best != fNone && best != fLessons && bestScore >= recapMin && bestScore > u.scores[fLessons] {
 			return best
 		}
@@ -342,8 +345,13 @@ func route(u *unit) field {
 		}
 		return fNone
 	case fAnalysis:
-		if bestScore >= analysisMin {
-			return best
+		// an investigation finds causes and sees symptoms; its asides are
+		// not the post's lessons or plans
+		switch best {
+		case fRootCause, fSymptoms, fDetection, fRemediation:
+			if bestScore >= analysisMin {
+				return best
+			}
 		}
 		return fNone
 	}
