@@ -101,7 +101,7 @@ func (p *page) choose() int {
 		}
 		best := p.score(bad)
 		if tier == 2 || best >= 0 && p.els[best].score > 0 && good[best] >= minGood {
-			return best
+			return p.expand(best)
 		}
 	}
 	return -1
@@ -264,6 +264,9 @@ var boilerStarts = []string{
 	"читайте также", "подписывайтесь", "все права защищены", "опубликовано", "реклама",
 	"免责声明", "责任编辑", "[责任编辑", "【责任编辑", "编辑：", "编辑:", "(编辑", "（编辑", "字号", "分享到", "打印",
 	"关闭窗口", "广告", "来源：", "来源:", "原标题", "标签：", "相关新闻", "用手机", "【纠错】", "版权所有", "本文来源",
+	// the same in traditional characters
+	"免責聲明", "責任編輯", "[責任編輯", "【責任編輯", "編輯：", "編輯:", "(編輯", "（編輯", "字號", "分享到", "列印",
+	"關閉", "【關閉", "廣告", "來源：", "來源:", "原標題", "標籤：", "相關新聞", "版權所有", "本文來源",
 }
 
 // boilerLine reports a short line that opens with one of boilerStarts.
@@ -448,4 +451,52 @@ func commentsMarker(s string) bool {
 		}
 	}
 	return false
+}
+
+// An ancestor replaces the container when it holds expandGain times its
+// article text and what else it would emit weighs at most expandLeak of
+// the text gained.
+const expandGain, expandLeak = 1.75, 0.25
+
+// expand widens the chosen container to an ancestor that holds clearly
+// more article text, when what the ancestor adds besides that text is
+// mostly links (dropped on output anyway): paragraphs that are siblings
+// of a link list have no element of their own.
+func (p *page) expand(best int) int {
+	n := len(p.els)
+	good := make([]float64, n)
+	leak := make([]float64, n)
+	for bi := range p.blocks {
+		b := &p.blocks[bi]
+		if p.els[b.el].drop {
+			continue
+		}
+		switch {
+		case b.value > 0:
+			good[b.el] += b.value
+		case b.value < 0 && keep(b):
+			leak[b.el] -= b.value
+		}
+	}
+	for i := n - 1; i > 0; i-- {
+		if par := p.els[i].parent; par >= 0 {
+			good[par] += good[i]
+			leak[par] += leak[i]
+		}
+	}
+	cur := best
+	for a := p.els[cur].parent; a >= 0; a = p.els[a].parent {
+		if p.els[a].drop {
+			break
+		}
+		gain := good[a] - good[cur]
+		if good[a] < expandGain*good[cur] || leak[a]-leak[cur] > expandLeak*gain {
+			if good[a] > good[cur]*1.02 {
+				break // the next step adds text, but with too much else: stop here
+			}
+			continue // a wrapper adding nothing: look further up
+		}
+		cur = a
+	}
+	return cur
 }
