@@ -32,7 +32,7 @@ func TestGoldSet(t *testing.T) {
 	}
 	t.Log("\n" + sb.String())
 	// Measured at the last change: language 1/1/1, relevance 1/1/1, root
-	// cause 0.75/1.00/0.86, text F1 0.65/0.61/0.48, empty kept 0.88/1.00/1.00
+	// cause 0.83/1.00/1.00, text F1 0.65/0.61/0.60, empty kept 0.88/1.00/1.00
 	// (en/ru/zh). The floors leave room for one document to move, since
 	// extract/ changes underneath.
 	floors := []struct {
@@ -42,9 +42,9 @@ func TestGoldSet(t *testing.T) {
 	}{
 		{"language", func(l string) float64 { v, _ := rep.Get("language", l); return v }, map[string]float64{"en": 0.99, "ru": 0.99, "zh": 0.99}},
 		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 0.9, "ru": 0.66, "zh": 0.85}},
-		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.6, "ru": 0.66, "zh": 0.7}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.55, "ru": 0.5, "zh": 0.4}},
-		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.75, "ru": 0.75, "zh": 0.8}},
+		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.7, "ru": 0.66, "zh": 0.8}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.55, "ru": 0.5, "zh": 0.5}},
+		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.75, "ru": 0.75, "zh": 0.85}},
 	}
 	for _, f := range floors {
 		for lang, min := range f.floor {
