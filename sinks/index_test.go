@@ -415,3 +415,26 @@ func TestSessions(t *testing.T) {
 		t.Fatal("logged-out session accepted")
 	}
 }
+
+func TestTopHits(t *testing.T) {
+	var hits []hit
+	for i := 0; i < 1000; i++ {
+		hits = append(hits, hit{seq: uint64(i), score: float64((i * 37) % 101)})
+	}
+	all := slices.Clone(hits)
+	slices.SortFunc(all, func(a, b hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	for _, k := range []int{1, 7, 20, 250, 1000, 2000} {
+		got := topHits(slices.Clone(hits), k)
+		if !slices.Equal(got, all[:min(k, len(all))]) {
+			t.Fatalf("top %d differs", k)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sinks
 
 import (
 	"bytes"
+	"container/heap"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -139,20 +140,12 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 				hits = append(hits, hit{seq, sc})
 			}
 		}
-		sort.Slice(hits, func(i, j int) bool {
-			if hits[i].score != hits[j].score {
-				return hits[i].score > hits[j].score
-			}
-			return hits[i].seq > hits[j].seq
-		})
-		if len(hits) > maxHits {
-			hits = hits[:maxHits]
-		}
-		res.Total = len(hits)
-		if offset >= len(hits) {
+		res.Total = min(len(hits), maxHits)
+		if offset >= res.Total {
 			return nil
 		}
-		end := min(offset+limit, len(hits))
+		end := min(offset+limit, res.Total)
+		hits = topHits(hits, end)
 		cases, pub := tx.Bucket(bCases), tx.Bucket(bPublished)
 		for _, h := range hits[offset:end] {
 			id := pub.Get(seqKey(h.seq))
@@ -174,7 +167,7 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 			}
 			res.Scores = append(res.Scores, math.Round(h.score*1000)/1000)
 		}
-		if end < len(hits) {
+		if end < res.Total {
 			res.NextCursor = strconv.Itoa(end)
 		}
 		return nil
@@ -190,6 +183,50 @@ func uniq(in []string) []string {
 			seen[s] = true
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+func better(a, b hit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.seq > b.seq
+}
+
+// hitHeap is a min-heap by rank: its root is the worst of the best k.
+type hitHeap []hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// topHits returns the best k hits in rank order; a common word matches tens
+// of thousands of cases, and only a page of them is shown.
+func topHits(hits []hit, k int) []hit {
+	if len(hits) <= k*4 {
+		sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+		return hits[:min(k, len(hits))]
+	}
+	h := make(hitHeap, 0, k)
+	for _, x := range hits {
+		if len(h) < k {
+			heap.Push(&h, x)
+		} else if better(x, h[0]) {
+			h[0] = x
+			heap.Fix(&h, 0)
+		}
+	}
+	out := make([]hit, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&h).(hit)
 	}
 	return out
 }
