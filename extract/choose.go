@@ -23,7 +23,9 @@ func value(b *block) float64 {
 		// data rows belong to the article they sit in but do not make one
 		return (l*(1-ld) - 20) * 0.3
 	}
-	v := l*(1-ld)*(1-ld) - l*ld - 30
+	// link text counts against a block steeply past linkKnee: prose with
+	// a few links stays prose, a list of links does not
+	v := l*(1-ld) - linkSteep*l*max(0, ld-linkKnee) - 30
 	v += float64(min(b.punct, 8)) * 4
 	if v < 0 {
 		// boilerplate weighs less than text: a container keeps its few share
@@ -500,3 +502,5 @@ func (p *page) expand(best int) int {
 	}
 	return cur
 }
+
+const linkSteep, linkKnee = 3, 0.35
