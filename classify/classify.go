@@ -105,6 +105,7 @@ type analysis struct {
 	secKinds   []field
 	headingHit map[field]bool // fields named by a heading
 	low        string         // lower-cased prose of the whole article
+	compCounts map[string]int // component cue counts in low, once computed
 }
 
 // analyse splits doc into units and routes each to a field.

@@ -49,7 +49,7 @@ var componentIndex = mergeLabels(componentCues)
 
 func (a *analysis) components(rootCause string) []string {
 	scores := map[string]float64{}
-	inText, inCause := componentIndex.counts(a.low), componentIndex.counts(rootCause)
+	inText, inCause := a.componentCounts(), componentIndex.counts(rootCause)
 	for slug := range componentCues {
 		n, c := inText[slug], inCause[slug]
 		if c > 0 || n >= componentMinHit {
@@ -255,7 +255,8 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 		score += 0.25
 	}
 	// density of failure words per 1000 bytes of prose
-	words := float64(failureCues.count(a.low) + 2*postmortemCues.count(a.low))
+	rc := relevanceIndex.counts(a.low) // one scan for failure, postmortem and systems words
+	words := float64(rc["fail"] + 2*rc["pm"])
 	density := words / max(float64(len(a.low))/1000, 1)
 	score += min(density/8, 0.25)
 	// sentences with a strong cue for a field; detection and symptoms are
@@ -281,8 +282,8 @@ func (a *analysis) relevance(threshold float64) casebook.Relevance {
 	// casebook is about systems: a story with almost no talk of services,
 	// databases, networks or deploys (a plane crash, a hospital bill) is not
 	// one of its write-ups, whatever its failure words
-	tech := techCues.count(a.low)
-	for _, n := range componentIndex.counts(a.low) {
+	tech := rc["tech"]
+	for _, n := range a.componentCounts() {
 		tech += n
 	}
 	if float64(tech)/max(float64(len(a.low))/1000, 1) < minTechDensity {
@@ -301,6 +302,16 @@ var techCues = cues("server", "service", "deploy", "release", "library", "code",
 	"сервер", "сервис", "деплой", "релиз", "библиотек", "код", "база", "базу", "базе", "кластер", "воркер",
 	"очеред", "лог", "конфиг", "верси", "запрос", "нагрузк", "память", "памяти",
 	"服务器", "服务", "部署", "发布", "代码", "数据库", "集群", "日志", "配置", "版本", "接口", "请求", "内存")
+
+var relevanceIndex = mergeLabels(map[string]cueSet{"fail": failureCues, "pm": postmortemCues, "tech": techCues})
+
+// componentCounts counts component cues in the article once.
+func (a *analysis) componentCounts() map[string]int {
+	if a.compCounts == nil {
+		a.compCounts = componentIndex.counts(a.low)
+	}
+	return a.compCounts
+}
 
 // Technical vocabulary (tech and component cues) per 1000 bytes below which a story
 // is taken not to be about systems.

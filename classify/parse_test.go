@@ -201,3 +201,11 @@ func TestFindDate(t *testing.T) {
 		}
 	}
 }
+
+func TestSourceFiles(t *testing.T) {
+	got := sourceFiles("в src/cli/init-files.ts и main.go, но не example.com, v1.2 или file.tsx.")
+	want := []string{"typescript", "go", "typescript"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sourceFiles = %q, want %q", got, want)
+	}
+}

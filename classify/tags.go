@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -114,11 +113,34 @@ func tagCounts(text, low string) map[string]int {
 }
 
 // A source file's extension names its language ("src/cli/init-files.ts").
-var (
-	sourceFileRe = regexp.MustCompile(`[\w/-]+\.(ts|tsx|go|py|rs|java|kt|cpp|cc|hpp|rb|php)\b`)
-	sourceLang   = map[string]string{"ts": "typescript", "tsx": "typescript", "go": "go", "py": "python",
-		"rs": "rust", "java": "java", "kt": "kotlin", "cpp": "cpp", "cc": "cpp", "hpp": "cpp", "rb": "ruby", "php": "php"}
-)
+var sourceLang = map[string]string{"ts": "typescript", "tsx": "typescript", "go": "go", "py": "python",
+	"rs": "rust", "java": "java", "kt": "kotlin", "cpp": "cpp", "cc": "cpp", "hpp": "cpp", "rb": "ruby", "php": "php"}
+
+// sourceFiles returns the language of every file name in low ("name.ext"
+// with a word character before the dot and none after the extension).
+func sourceFiles(low string) []string {
+	var out []string
+	for i := 1; i < len(low)-1; i++ {
+		if low[i] != '.' || !isASCIIWord(low[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(low) && j-i <= 5 && low[j] >= 'a' && low[j] <= 'z' {
+			j++
+		}
+		if j < len(low) && isASCIIWord(low[j]) {
+			continue
+		}
+		if lang, ok := sourceLang[low[i+1:j]]; ok {
+			out = append(out, lang)
+		}
+	}
+	return out
+}
+
+func isASCIIWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
 
 // broadTags are mentioned in passing by most posts; they count only when
 // the title, the cause or the front matter names them, or they recur a lot.
@@ -136,8 +158,8 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	}
 	counts := tagCounts(body.String(), low.String())
 	for _, u := range a.units {
-		for _, m := range sourceFileRe.FindAllStringSubmatch(u.text, -1) {
-			counts[sourceLang[strings.ToLower(m[1])]]++
+		for _, lang := range sourceFiles(u.low) {
+			counts[lang]++
 		}
 	}
 	for _, slug := range broadTags {
