@@ -21,6 +21,7 @@ func hostileInputs() map[string][]byte {
 		"deep unclosed":    []byte("<body>" + strings.Repeat("<b><i><span>", 60000) + "x"),
 		"deep tables":      []byte(strings.Repeat("<table><tr><td>", 30000) + "cell"),
 		"deep lists":       []byte(strings.Repeat("<ul><li>", 50000) + "item"),
+		"big table":        []byte("<table>" + strings.Repeat("<tr><td>cell a</td><td>cell b</td></tr>", 50000) + "</table>"),
 		"many br":          []byte("<p>" + strings.Repeat("word<br>", 200000) + "</p>"),
 		"huge attribute":   []byte(`<div class="` + strings.Repeat("a ", 500000) + `">text</div>`),
 		"script only":      []byte("<html><head><script>" + strings.Repeat("var a=1;", 10000) + "</script></head><body></body></html>"),

@@ -49,7 +49,6 @@ type elem struct {
 	node   *html.Node
 	parent int
 	score  float64 // sum of block values in the subtree
-	text   int     // weighted text length in the subtree
 	bonus  float64 // class/id/tag hint
 	blocks int     // index of the first block in the subtree
 	end    int     // one past the last block in the subtree
@@ -73,16 +72,16 @@ type page struct {
 	els    []elem
 	blocks []block
 	// inline accumulation
-	cur       strings.Builder
-	curLinks  int
-	curLen    int
-	curPunct  int
-	inLink    int
-	inPre     int
-	curEl     int
-	curKind   BlockKind
-	brRun     int
-	textTotal int
+	cur      strings.Builder
+	curLinks int
+	curLen   int
+	curPunct int
+	inLink   int
+	inPre    int
+	curEl    int
+	curKind  BlockKind
+	brRun    int
+	tables   map[*html.Node]bool // data (true) or layout table
 }
 
 func newPage() *page {
@@ -164,13 +163,6 @@ func isHidden(n *html.Node) bool {
 func (p *page) collect(root *html.Node) {
 	p.walk(root, -1, 0)
 	p.flush()
-	// subtree sums: children come after their parent in pre-order
-	for i := len(p.els) - 1; i >= 0; i-- {
-		if par := p.els[i].parent; par >= 0 {
-			p.els[par].score += p.els[i].score
-			p.els[par].text += p.els[i].text
-		}
-	}
 }
 
 func (p *page) walk(n *html.Node, parent, depth int) {
@@ -256,7 +248,7 @@ func (p *page) walk(n *html.Node, parent, depth int) {
 			p.curKind = Paragraph
 		}
 	case atom.Tr:
-		if isDataTable(n) {
+		if p.isDataTable(n) {
 			p.curKind = Table
 		}
 	case atom.P, atom.Div, atom.Section, atom.Article, atom.Main, atom.Body:
@@ -297,12 +289,11 @@ func (p *page) row(tr *html.Node, idx int) {
 	}
 	l := wlen(s)
 	p.blocks = append(p.blocks, block{el: idx, kind: Table, text: s, len: l, links: links, punct: punctCount(s)})
-	p.els[idx].text += l
 }
 
 // isDataTable tells a table of data from a table used for layout: data rows
 // hold short cells without nested blocks.
-func isDataTable(tr *html.Node) bool {
+func (p *page) isDataTable(tr *html.Node) bool {
 	var table *html.Node
 	for a := tr.Parent; a != nil; a = a.Parent {
 		if a.DataAtom == atom.Table {
@@ -313,6 +304,19 @@ func isDataTable(tr *html.Node) bool {
 	if table == nil {
 		return false
 	}
+	// every row asks about its table: decide once
+	if v, ok := p.tables[table]; ok {
+		return v
+	}
+	v := dataTable(table)
+	if p.tables == nil {
+		p.tables = map[*html.Node]bool{}
+	}
+	p.tables[table] = v
+	return v
+}
+
+func dataTable(table *html.Node) bool {
 	if attr(table, "role") == "presentation" {
 		return false
 	}
@@ -424,8 +428,6 @@ func (p *page) flush() {
 		level = int(p.els[p.curEl].node.Data[1] - '0')
 	}
 	p.blocks = append(p.blocks, block{el: p.curEl, kind: kind, level: level, text: t, len: l, links: links, punct: punct})
-	p.els[p.curEl].text += l
-	p.textTotal += l
 }
 
 // wlen is a length that treats languages alike: a Han, kana or hangul
