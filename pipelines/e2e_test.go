@@ -59,7 +59,9 @@ func startService(t *testing.T, dataDir string) (*pipelines.Service, *api.Client
 		DataDir: dataDir, HTTPAddr: "127.0.0.1:0",
 		Fetch:  fetch.Config{AllowPrivateNetworks: true},
 		Runner: pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
-		Log:    testLogger(t),
+		// Every fixture is on one local host; the politeness tests cover spacing.
+		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+		Log:        testLogger(t),
 	})
 	if err != nil {
 		t.Fatalf("start: %v", err)

@@ -14,6 +14,10 @@
 //	  classifying): not stored; the store process coalesces and flushes them
 //	stream CASEBOOK_DEAD    subjects casebook.dead.>   limits retention
 //	  casebook.dead.<stage>   DeadLetter (stage, error, attempts, original payload)
+//	core NATS casebook.seen.claim  request/reply: a fetch worker asks the store
+//	  process whether a crawled page's content hash or rel=canonical URL was seen
+//	KV casebook_hosts   per-host politeness: next-allowed time (CAS), slot leases, policy
+//	KV casebook_robots  robots.txt cache, TTL 24 h
 //	object store casebook_pages: page bodies ("page/<sha256>") and payloads too
 //	  large for one message ("blob/<msg id>"), passed by reference.
 //
