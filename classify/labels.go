@@ -209,4 +209,14 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		conf["detection.method"] = 0.3
 	}
 	cs.Components = a.components(rc)
+	if len(cs.Components) > 0 {
+		conf["components"] = 0.5
+		cs.Extraction.Evidence["components"] = a.firstMentions(cs.Components, func(u *unit) map[string]int { return componentIndex.counts(u.low) })
+	}
+	// a label's evidence is the text it was read from
+	for label, from := range map[string]string{"root_cause.category": "root_cause", "trigger.kind": "trigger", "detection.method": "detection"} {
+		if _, ok := conf[label]; ok && len(cs.Extraction.Evidence[from]) > 0 {
+			cs.Extraction.Evidence[label] = cs.Extraction.Evidence[from]
+		}
+	}
 }

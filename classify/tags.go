@@ -202,5 +202,29 @@ func (a *analysis) fillTags(cs *casebook.Case) {
 	cs.Tags = tags
 	if len(tags) > 0 {
 		cs.Extraction.Confidence["tags"] = 0.6
+		cs.Extraction.Evidence["tags"] = a.firstMentions(tags, func(u *unit) map[string]int { return tagCounts(u.text, u.low) })
 	}
+}
+
+// firstMentions returns, for each label in order, the span of the first
+// sentence in which count finds it (labels never mentioned get none).
+func (a *analysis) firstMentions(labels []string, count func(u *unit) map[string]int) []casebook.Span {
+	want := map[string]bool{}
+	for _, l := range labels {
+		want[l] = true
+	}
+	var out []casebook.Span
+	for i := range a.units {
+		if len(want) == 0 {
+			break
+		}
+		u := &a.units[i]
+		for l := range count(u) {
+			if want[l] {
+				delete(want, l)
+				out = append(out, casebook.Span{Start: u.start, End: u.end})
+			}
+		}
+	}
+	return out
 }
