@@ -158,9 +158,9 @@ func benchService(b *testing.B, natsURL string) {
 	site := benchSite(b)
 	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
 		DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSURL: natsURL,
-		NATSSyncInterval: os.Getenv("CASEBOOK_BENCH_SYNC") == "interval",
-		Fetch:            fetch.Config{AllowPrivateNetworks: true},
-		Runner:           pipelines.RunnerConfig{Concurrency: 4},
+		NATSSync: benchSync(b),
+		Fetch:    fetch.Config{AllowPrivateNetworks: true},
+		Runner:   pipelines.RunnerConfig{Concurrency: 4},
 		// One local host serves every page: the benchmark measures the
 		// pipeline, not the politeness bound (the crawl benchmark does that).
 		Politeness: pipelines.Politeness{Concurrency: 64, MinDelay: time.Microsecond},
@@ -217,3 +217,20 @@ func benchService(b *testing.B, natsURL string) {
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// benchSync reads CASEBOOK_BENCH_SYNC ("always" or a duration; default: the
+// serve command's default) so the durability settings can be compared.
+func benchSync(b *testing.B) time.Duration {
+	v := os.Getenv("CASEBOOK_BENCH_SYNC")
+	switch v {
+	case "":
+		return pipelines.DefaultNATSSync
+	case "always":
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		b.Fatalf("CASEBOOK_BENCH_SYNC=%q: %v", v, err)
+	}
+	return d
+}

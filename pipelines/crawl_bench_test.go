@@ -129,7 +129,7 @@ func BenchmarkCrawl2000(b *testing.B) {
 	}
 	start := func(b *testing.B, delay time.Duration) *Service {
 		svc, err := Start(context.Background(), ServeConfig{
-			DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSSyncInterval: true, Stages: []string{StageFetch},
+			DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSSync: 2 * time.Minute, Stages: []string{StageFetch},
 			Fetch:      fetch.Config{AllowPrivateNetworks: true},
 			Runner:     RunnerConfig{Concurrency: 64},
 			Politeness: Politeness{Concurrency: 1, MinDelay: delay}, Log: quietLog(),

@@ -88,7 +88,7 @@ func startCrawlEnv(t *testing.T, sources []Source, pol Politeness, tune func(*Sc
 	t.Helper()
 	dir := t.TempDir()
 	svc, err := Start(context.Background(), ServeConfig{
-		DataDir: dir, HTTPAddr: "127.0.0.1:0", NATSSyncInterval: true,
+		DataDir: dir, HTTPAddr: "127.0.0.1:0", NATSSync: 2 * time.Minute,
 		Fetch:      fetch.Config{AllowPrivateNetworks: true},
 		Runner:     RunnerConfig{Concurrency: 4, Backoff: func(int) time.Duration { return 100 * time.Millisecond }},
 		Politeness: pol, Log: quietLog(),
@@ -491,7 +491,7 @@ func TestSourcesAPI(t *testing.T) {
 	}
 	st.Close()
 	svc, err := Start(context.Background(), ServeConfig{
-		DataDir: dir, HTTPAddr: "127.0.0.1:0", NATSSyncInterval: true, Fetch: fetch.Config{AllowPrivateNetworks: true},
+		DataDir: dir, HTTPAddr: "127.0.0.1:0", NATSSync: 2 * time.Minute, Fetch: fetch.Config{AllowPrivateNetworks: true},
 		Sources: []Source{{Name: "blog", Kind: KindFeed, URL: site.URL + "/feed.xml"}}, Politeness: Politeness{MinDelay: 10 * time.Millisecond},
 		Log: quietLog(),
 	})

@@ -20,22 +20,27 @@ type EmbeddedConfig struct {
 	// Listen is host:port for other processes (workers) to connect; port 0
 	// picks a free one. Empty means in-process connections only.
 	Listen string
-	// SyncAlways fsyncs every JetStream write before acknowledging it. The
-	// default JetStream policy syncs every two minutes, which can lose
-	// acknowledged messages on power loss; casebook defaults to always.
-	SyncAlways bool
+	// SyncInterval 0 fsyncs every JetStream write before acknowledging it
+	// (sync_always); a positive value fsyncs on that interval instead.
+	// JetStream's own default, two minutes, can lose acknowledged messages
+	// on power loss; casebook never uses it implicitly.
+	SyncInterval time.Duration
 }
+
+// DefaultNATSSync is the embedded server's fsync interval for `casebook serve`.
+const DefaultNATSSync = time.Second
 
 // StartEmbedded starts a nats-server with JetStream in this process.
 func StartEmbedded(cfg EmbeddedConfig) (*server.Server, error) {
 	opts := &server.Options{
-		ServerName: "casebook-embedded",
-		JetStream:  true,
-		StoreDir:   cfg.StoreDir,
-		NoSigs:     true,
-		NoLog:      true,
-		SyncAlways: cfg.SyncAlways,
-		MaxPayload: 8 << 20,
+		ServerName:   "casebook-embedded",
+		JetStream:    true,
+		StoreDir:     cfg.StoreDir,
+		NoSigs:       true,
+		NoLog:        true,
+		SyncAlways:   cfg.SyncInterval <= 0,
+		SyncInterval: max(cfg.SyncInterval, 0),
+		MaxPayload:   8 << 20,
 	}
 	if cfg.Listen == "" {
 		opts.DontListen = true

@@ -27,10 +27,15 @@ type ServeConfig struct {
 	HTTPAddr   string
 	NATSURL    string // external NATS; "" starts the embedded server
 	NATSListen string // embedded server's client address for other processes; "" = in-process only
-	// NATSSyncInterval set to true trades durability for speed: JetStream's
-	// own default of syncing every two minutes.
-	NATSSyncInterval bool
-	Stages           []string // stage workers this process runs; default all
+	// NATSSync is the embedded JetStream's fsync policy: 0 fsyncs every
+	// write before acknowledging it (sync_always); a positive duration
+	// fsyncs on that interval. See the README's Durability section.
+	NATSSync time.Duration
+	Stages   []string // stage workers this process runs; default all
+	// ReconcileAfter is how long a submission may sit unfinished without
+	// any progress before its fetch task is re-published (default 2 h: past
+	// the longest politeness deferral, an hour).
+	ReconcileAfter time.Duration
 	// SubmitRate (per second) and SubmitBurst bound public submissions per
 	// client IP; zero keeps the API's defaults.
 	SubmitRate  float64
@@ -73,6 +78,9 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	if len(cfg.Stages) == 0 {
 		cfg.Stages = Stages
 	}
+	if cfg.ReconcileAfter <= 0 {
+		cfg.ReconcileAfter = 2 * time.Hour
+	}
 	for _, st := range cfg.Stages {
 		if !slices.Contains(Stages, st) {
 			return nil, fmt.Errorf("unknown stage %q (want %v)", st, Stages)
@@ -97,7 +105,7 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	}
 	bc := BusConfig{URL: cfg.NATSURL, Name: "casebook-serve", Log: cfg.Log}
 	if cfg.NATSURL == "" {
-		s.NS, err = StartEmbedded(EmbeddedConfig{StoreDir: filepath.Join(cfg.DataDir, "nats"), Listen: cfg.NATSListen, SyncAlways: !cfg.NATSSyncInterval})
+		s.NS, err = StartEmbedded(EmbeddedConfig{StoreDir: filepath.Join(cfg.DataDir, "nats"), Listen: cfg.NATSListen, SyncInterval: cfg.NATSSync})
 		if err != nil {
 			s.Store.Close()
 			return nil, err
@@ -149,16 +157,21 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		return nil, err
 	}
 	s.wg.Add(1)
-	go func() { // keep the promise of Replay while running, not only at start
+	go func() { // keep the promises of Replay and Reconcile while running
 		defer s.wg.Done()
 		t := time.NewTicker(30 * time.Second)
 		defer t.Stop()
-		for {
+		for n := 0; ; n++ {
 			select {
 			case <-rctx.Done():
 				return
 			case <-t.C:
 				_, _ = sub.Replay(rctx)
+				if n%10 == 0 { // every 5 minutes: a full scan of submissions
+					if _, err := sub.Reconcile(rctx, time.Now().Add(-cfg.ReconcileAfter)); err != nil {
+						cfg.Log.Warn("reconcile failed; will retry", "err", err)
+					}
+				}
 			}
 		}
 	}()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/fetch"
@@ -47,6 +48,32 @@ func (s *Submitter) enqueue(ctx context.Context, rec sinks.SubmissionRecord) err
 		return err
 	}
 	return s.Store.MarkEnqueued(rec.ID)
+}
+
+// Reconcile re-publishes the fetch task of every submission that has not
+// moved since before cutoff. bbolt (fsynced on every commit) is the record of
+// what was asked; JetStream is the transport, and with an fsync interval a
+// power loss can take its last writes. The stages are idempotent, so a
+// re-published task at worst repeats work. The Nats-Msg-Id names the
+// submission's last update, so two sweeps of the same stale state publish once.
+func (s *Submitter) Reconcile(ctx context.Context, cutoff time.Time) (int, error) {
+	stale, err := s.Store.Stale(cutoff)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rec := range stale {
+		task := FetchTask{SubmissionID: rec.ID, URL: rec.URL, Origin: rec.Origin}
+		if err := s.Bus.Publish(ctx, SubjectFetch, rec.ID+":fetch:reconcile:"+rec.UpdatedAt, rec.ID, task); err != nil {
+			return n, err
+		}
+		if err := s.Store.Touch(rec.ID); err != nil {
+			return n, err
+		}
+		s.Log.Warn("re-published a stalled submission", "submission", rec.ID, "state", rec.State, "since", rec.UpdatedAt)
+		n++
+	}
+	return n, nil
 }
 
 // Replay publishes every recorded submission whose fetch task JetStream never

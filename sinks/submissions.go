@@ -3,6 +3,7 @@ package sinks
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/casebook/casebook"
 	bolt "go.etcd.io/bbolt"
@@ -95,6 +96,33 @@ func (s *Store) Unenqueued() ([]SubmissionRecord, error) {
 		})
 	})
 	return out, err
+}
+
+// Stale lists enqueued submissions that are not finished and have not moved
+// since before cutoff (RFC 3339 compare is chronological for one format).
+// Their work was lost in transport (a JetStream write that a power loss took
+// before its fsync) or is stuck; the caller re-publishes them.
+func (s *Store) Stale(cutoff time.Time) ([]SubmissionRecord, error) {
+	limit := cutoff.UTC().Format(time.RFC3339)
+	var out []SubmissionRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bSubmissions).ForEach(func(k, v []byte) error {
+			var r SubmissionRecord
+			if err := jsonUnmarshal(v, &r); err != nil {
+				return err
+			}
+			if r.Enqueued && !r.Terminal() && r.UpdatedAt < limit {
+				out = append(out, r)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Touch marks a submission as just handled, without changing its state.
+func (s *Store) Touch(id string) error {
+	return s.batchUpdateSubmission(id, func(r *SubmissionRecord) bool { return !r.Terminal() })
 }
 
 // Progress moves a submission forward. Events may arrive out of order or

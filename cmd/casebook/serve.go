@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
@@ -90,7 +91,7 @@ func runServe(ctx context.Context, args []string) error {
 	httpAddr := fs.String("http", envOr("CASEBOOK_HTTP", "127.0.0.1:8080"), "HTTP listen address")
 	natsURL := fs.String("nats", os.Getenv("CASEBOOK_NATS"), "external NATS URL(s), comma-separated; empty starts the embedded server")
 	natsListen := fs.String("nats-listen", "127.0.0.1:4222", "embedded NATS client address for worker processes; empty for in-process only")
-	syncInterval := fs.Bool("nats-sync-interval", false, "let the embedded JetStream fsync on its own interval instead of on every write (faster, can lose acknowledged messages on power loss)")
+	natsSync := fs.String("nats-sync", pipelines.DefaultNATSSync.String(), "embedded JetStream fsync policy: \"always\" (every write, slowest) or an interval such as 1s (see the README's Durability section)")
 	stages := fs.String("stages", "all", "stage workers to run in this process: all or a list of fetch,extract,classify,sink")
 	concurrency := fs.Int("concurrency", 4, "messages each stage handles at once")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
@@ -122,10 +123,16 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	syncPolicy := time.Duration(0)
+	if *natsSync != "always" {
+		if syncPolicy, err = time.ParseDuration(*natsSync); err != nil || syncPolicy <= 0 {
+			return &usageError{fmt.Sprintf("--nats-sync %q: want always or a positive duration", *natsSync)}
+		}
+	}
 	log := newLogger(*logLevel)
 	svc, err := pipelines.Start(ctx, pipelines.ServeConfig{
 		DataDir: *data, HTTPAddr: *httpAddr, NATSURL: *natsURL, NATSListen: *natsListen,
-		NATSSyncInterval: *syncInterval, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst,
+		NATSSync: syncPolicy, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
 		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})
