@@ -156,24 +156,41 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err)
 		return
 	}
-	a := searchAnswerRaw{Query: q, Terms: res.Terms, Total: res.Total, Items: res.Raw, Scores: res.Scores, NextCursor: res.NextCursor}
-	if a.Terms == nil {
-		a.Terms = []string{}
+	// The small fields go through encoding/json; the cases are the store's
+	// JSON as is (encoding/json would re-validate every RawMessage).
+	head := struct {
+		Query      string    `json:"query"`
+		Terms      []string  `json:"terms"`
+		Total      int       `json:"total"`
+		Scores     []float64 `json:"scores"`
+		NextCursor string    `json:"next_cursor"`
+	}{q, res.Terms, res.Total, res.Scores, res.NextCursor}
+	if head.Terms == nil {
+		head.Terms = []string{}
 	}
-	if a.Scores == nil {
-		a.Scores = []float64{}
+	if head.Scores == nil {
+		head.Scores = []float64{}
 	}
-	writeJSON(w, http.StatusOK, a)
-}
-
-// searchAnswerRaw is searchAnswer as served: the cases' stored JSON.
-type searchAnswerRaw struct {
-	Query      string            `json:"query"`
-	Terms      []string          `json:"terms"`
-	Total      int               `json:"total"`
-	Items      []json.RawMessage `json:"items"`
-	Scores     []float64         `json:"scores"`
-	NextCursor string            `json:"next_cursor"`
+	hb, err := json.Marshal(head)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	n := len(hb) + 16
+	for _, it := range res.Raw {
+		n += len(it) + 1
+	}
+	buf := make([]byte, 0, n)
+	buf = append(buf, hb[:len(hb)-1]...)
+	buf = append(buf, `,"items":[`...)
+	for i, it := range res.Raw {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, it...)
+	}
+	buf = append(buf, "]}"...)
+	writeRaw(w, buf)
 }
 
 // writeRaw answers with JSON the store already holds, valid by construction.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -396,17 +397,34 @@ type Similar struct {
 }
 
 // Bounds on related-case ranking: posting lists are read newest first and
-// only this far, so a popular component cannot make a read slow.
+// only this far, so a popular component cannot make a read slow. The newest
+// cases sharing the most labels win within that window.
 const (
-	relScanSameCause = 4000
-	relScanComponent = 1500
+	relScanSameCause = 600
+	relScanComponent = 300
+	maxRelLabels     = 64 // labels beyond this many are not compared
 )
 
 type relCand struct {
-	seq        uint64
-	id         string
-	sameCause  bool
-	comps, tgs []string
+	seq       uint64
+	sameCause bool
+	comps     uint64 // bit i: shares comps[i]
+	tags      uint64 // bit i: shares tags[i]
+}
+
+func (rc *relCand) score() int {
+	s := 3*bits.OnesCount64(rc.comps) + bits.OnesCount64(rc.tags)
+	if rc.sameCause {
+		s += 10
+	}
+	return s
+}
+
+func (rc *relCand) better(o *relCand) bool {
+	if a, b := rc.score(), o.score(); a != b {
+		return a > b
+	}
+	return rc.seq > o.seq
 }
 
 // similarTx ranks published cases related to c: those sharing the root-cause
@@ -414,82 +432,94 @@ type relCand struct {
 // those sharing a component. Only c's id and labels are read.
 func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 	idx := tx.Bucket(bIdx)
-	cands := map[string]*relCand{}
+	self, _ := caseSeq(c.ID)
+	at := make(map[uint64]int32, 256)
+	var cands []relCand
 	scan := func(field, value string, cap int, note func(*relCand)) {
 		prefix := idxPrefix(field, value)
 		cur := idx.Cursor()
 		n := 0
-		for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && n < cap; k, v = cur.Prev() {
+		for k, _ := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && n < cap; k, _ = cur.Prev() {
 			n++
-			id := string(v)
-			if id == c.ID {
+			seq := keySeq(k)
+			if seq == self {
 				continue
 			}
-			rc := cands[id]
-			if rc == nil {
-				rc = &relCand{seq: keySeq(k), id: id}
-				cands[id] = rc
+			i, ok := at[seq]
+			if !ok {
+				i = int32(len(cands))
+				at[seq] = i
+				cands = append(cands, relCand{seq: seq})
 			}
-			note(rc)
+			note(&cands[i])
 		}
 	}
 	cat := c.RootCause.Category
 	comps := uniqLower(c.Components)
 	tags := uniqLower(c.Tags)
+	comps, tags = comps[:min(len(comps), maxRelLabels)], tags[:min(len(tags), maxRelLabels)]
 	if cat != "" && cat != "unknown" {
-		for _, comp := range comps {
-			scan("cc", cat+"/"+comp, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.comps = append(rc.comps, comp) })
+		for i, comp := range comps {
+			bit := uint64(1) << i
+			scan("cc", cat+"/"+comp, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.comps |= bit })
 		}
-		for _, t := range tags {
-			scan("ct", cat+"/"+t, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.tgs = append(rc.tgs, t) })
-		}
-	}
-	same := 0
-	for _, rc := range cands {
-		if rc.sameCause {
-			same++
+		for i, t := range tags {
+			bit := uint64(1) << i
+			scan("ct", cat+"/"+t, relScanSameCause, func(rc *relCand) { rc.sameCause = true; rc.tags |= bit })
 		}
 	}
-	if same < limit {
-		for _, comp := range comps {
+	if len(cands) < limit {
+		for i, comp := range comps {
+			bit := uint64(1) << i
 			scan("component", comp, relScanComponent, func(rc *relCand) {
 				if !rc.sameCause {
-					rc.comps = append(rc.comps, comp)
+					rc.comps |= bit
 				}
 			})
 		}
 	}
-	list := make([]*relCand, 0, len(cands))
-	for _, rc := range cands {
-		if rc.sameCause || len(rc.comps) > 0 {
-			list = append(list, rc)
+	// Keep the best limit candidates: insertion into a short sorted list,
+	// as limit is small and the candidates many.
+	top := make([]*relCand, 0, limit+1)
+	for i := range cands {
+		rc := &cands[i]
+		if !rc.sameCause && rc.comps == 0 {
+			continue // shares only a tag, and not the cause: not related
 		}
-	}
-	score := func(rc *relCand) int {
-		s := 3*len(rc.comps) + len(rc.tgs)
-		if rc.sameCause {
-			s += 10
-		}
-		return s
-	}
-	sort.Slice(list, func(i, j int) bool {
-		si, sj := score(list[i]), score(list[j])
-		if si != sj {
-			return si > sj
-		}
-		return list[i].seq > list[j].seq
-	})
-	if len(list) > limit {
-		list = list[:limit]
-	}
-	cards := tx.Bucket(bCards)
-	out := make([]Similar, 0, len(list))
-	for _, rc := range list {
-		var other card
-		if getJSON(cards, []byte(rc.id), &other) != nil {
+		if len(top) == limit && !rc.better(top[len(top)-1]) {
 			continue
 		}
-		shared := append(append([]string{}, rc.comps...), rc.tgs...)
+		j := len(top)
+		top = append(top, rc)
+		for j > 0 && rc.better(top[j-1]) {
+			top[j] = top[j-1]
+			j--
+		}
+		top[j] = rc
+		if len(top) > limit {
+			top = top[:limit]
+		}
+	}
+	cards, pub := tx.Bucket(bCards), tx.Bucket(bPublished)
+	out := make([]Similar, 0, len(top))
+	for _, rc := range top {
+		id := pub.Get(seqKey(rc.seq))
+		var other card
+		if id == nil || getJSON(cards, id, &other) != nil {
+			continue
+		}
+		var sc, st []string
+		for i, comp := range comps {
+			if rc.comps&(1<<i) != 0 {
+				sc = append(sc, comp)
+			}
+		}
+		for i, t := range tags {
+			if rc.tags&(1<<i) != 0 {
+				st = append(st, t)
+			}
+		}
+		shared := append(append([]string{}, sc...), st...)
 		rel := casebook.Related{ID: other.ID, Title: other.Title, Organization: other.Organization, Year: other.Year, Shared: shared}
 		var why []string
 		if rc.sameCause {
@@ -498,13 +528,13 @@ func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 		} else {
 			rel.Relation = "shared-component"
 		}
-		if len(rc.comps) > 0 {
-			why = append(why, "shared components: "+strings.Join(rc.comps, ", "))
+		if len(sc) > 0 {
+			why = append(why, "shared components: "+strings.Join(sc, ", "))
 		}
-		if len(rc.tgs) > 0 {
-			why = append(why, "shared tags: "+strings.Join(rc.tgs, ", "))
+		if len(st) > 0 {
+			why = append(why, "shared tags: "+strings.Join(st, ", "))
 		}
-		out = append(out, Similar{Related: rel, Score: score(rc), Reason: strings.Join(why, "; ")})
+		out = append(out, Similar{Related: rel, Score: rc.score(), Reason: strings.Join(why, "; ")})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package sinks
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -435,6 +436,66 @@ func TestTopHits(t *testing.T) {
 		got := topHits(slices.Clone(hits), k)
 		if !slices.Equal(got, all[:min(k, len(all))]) {
 			t.Fatalf("top %d differs", k)
+		}
+	}
+}
+
+// TestSearchANDMatchesBruteForce checks the cursor-walking intersection
+// against a plain set intersection over many random small documents.
+func TestSearchANDMatchesBruteForce(t *testing.T) {
+	s := openTemp(t)
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"}
+	r := rand.New(rand.NewPCG(1, 2))
+	var batch []*casebook.Case
+	docs := map[string]map[string]bool{}
+	for i := 0; i < 400; i++ {
+		var w []string
+		set := map[string]bool{}
+		for j := 0; j < 1+r.IntN(4); j++ {
+			x := words[r.IntN(len(words))]
+			w = append(w, x)
+			set[x] = true
+		}
+		c := &casebook.Case{Title: strings.Join(w, " "), Language: "en"}
+		batch = append(batch, c)
+		docs[fmt.Sprintf("CB-%04d", i+1)] = set
+	}
+	if _, err := s.Import(batch, "t"); err != nil {
+		t.Fatal(err)
+	}
+	for qi := 0; qi < 60; qi++ {
+		q := []string{words[r.IntN(len(words))], words[r.IntN(len(words))]}
+		if qi%3 == 0 {
+			q = append(q, words[r.IntN(len(words))])
+		}
+		want := map[string]bool{}
+		for id, set := range docs {
+			all := true
+			for _, w := range q {
+				all = all && set[w]
+			}
+			if all {
+				want[id] = true
+			}
+		}
+		res, err := s.Search(strings.Join(q, " "), "", 400)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 {
+			continue // the OR fallback answers; not what this test checks
+		}
+		got := map[string]bool{}
+		for _, c := range res.Items {
+			got[c.ID] = true
+		}
+		if len(got) != len(want) {
+			t.Fatalf("query %v: %d hits, want %d", q, len(got), len(want))
+		}
+		for id := range want {
+			if !got[id] {
+				t.Fatalf("query %v: missing %s", q, id)
+			}
 		}
 	}
 }

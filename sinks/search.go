@@ -19,8 +19,16 @@ import (
 // walk the whole index.
 const (
 	maxQueryTerms = 16
-	maxPostingsOR = 20000
+	maxPostingsOR = 6000
 	maxHits       = 10000
+	// maxDriverScan bounds the AND walk: the rarest term's postings are read
+	// newest first, and only this many, so one common word cannot make a
+	// query slow; the newest matches of such a query rank.
+	maxDriverScan = 6000
+	// A term in more than this share of cases says almost nothing about
+	// them (a dynamic stop word): it neither filters nor scores, unless the
+	// query has nothing rarer.
+	commonShare = 0.5
 )
 
 // SearchResult is one page of search hits, best first.
@@ -90,28 +98,40 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 			ts = append(ts, term{t, df, math.Log(1 + (n+1)/(float64(df)+0.5))})
 		}
 		sort.Slice(ts, func(i, j int) bool { return ts[i].df < ts[j].df })
+		all := ts
+		if n > 0 {
+			keep := 1
+			for keep < len(ts) && float64(ts[keep].df) <= commonShare*n {
+				keep++
+			}
+			ts = ts[:keep]
+		}
 		var hits []hit
 		if !missing {
-			// AND: walk the rarest term, look the others up by key.
+			// AND: walk the rarest term newest first, look the others up by key.
 			first := ts[0]
 			prefix := append([]byte(first.t), 0)
 			cur := postings.Cursor()
-			key := make([]byte, 0, 80)
-			for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+			others := make([]postingWalker, len(ts)-1)
+			for i, o := range ts[1:] {
+				others[i] = postingWalker{cur: postings.Cursor(), prefix: append([]byte(o.t), 0)}
+			}
+			scanned := 0
+			for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && scanned < maxDriverScan; k, v = cur.Prev() {
 				if len(k) != len(prefix)+8 {
 					continue
 				}
+				scanned++
 				seq := keySeq(k)
 				score := float64(binary.BigEndian.Uint16(v)) * first.idf
 				ok := true
-				for _, o := range ts[1:] {
-					key = append(append(append(key[:0], o.t...), 0), k[len(k)-8:]...)
-					w := postings.Get(key)
+				for i := range others {
+					w := others[i].at(seq)
 					if w == nil {
 						ok = false
 						break
 					}
-					score += float64(binary.BigEndian.Uint16(w)) * o.idf
+					score += float64(binary.BigEndian.Uint16(w)) * ts[i+1].idf
 				}
 				if ok {
 					hits = append(hits, hit{seq, score})
@@ -120,14 +140,14 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 		}
 		if len(hits) == 0 {
 			acc := map[uint64]float64{}
-			for _, o := range ts {
+			for _, o := range all {
 				if o.df == 0 {
 					continue
 				}
 				prefix := append([]byte(o.t), 0)
 				cur := postings.Cursor()
 				read := 0
-				for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && read < maxPostingsOR; k, v = cur.Next() {
+				for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && read < maxPostingsOR; k, v = cur.Prev() {
 					if len(k) != len(prefix)+8 {
 						continue
 					}
@@ -229,4 +249,49 @@ func topHits(hits []hit, k int) []hit {
 		out[i] = heap.Pop(&h).(hit)
 	}
 	return out
+}
+
+// postingWalker answers "does this term's posting list hold seq?" for seqs
+// asked in descending order, moving one cursor backwards: a few Prev steps
+// are far cheaper than a B-tree lookup per question.
+type postingWalker struct {
+	cur    *bolt.Cursor
+	prefix []byte
+	k, v   []byte
+	seq    uint64
+	done   bool // no posting at or below the last seq asked
+	primed bool
+}
+
+func (p *postingWalker) seek(seq uint64) {
+	p.k, p.v = reverseFrom(p.cur, p.prefix, seq+1)
+	p.load()
+}
+
+func (p *postingWalker) load() {
+	// Keys under "term\x00" are that term's: terms never contain \x00.
+	p.done = p.k == nil || !bytes.HasPrefix(p.k, p.prefix)
+	if !p.done {
+		p.seq = keySeq(p.k)
+	}
+}
+
+// at returns the weight of seq in the list, or nil.
+func (p *postingWalker) at(seq uint64) []byte {
+	if !p.primed {
+		p.primed = true
+		p.seek(seq)
+	}
+	for steps := 0; !p.done && p.seq > seq; steps++ {
+		if steps == 8 { // far behind: jump
+			p.seek(seq)
+			break
+		}
+		p.k, p.v = p.cur.Prev()
+		p.load()
+	}
+	if p.done || p.seq != seq {
+		return nil
+	}
+	return p.v
 }
