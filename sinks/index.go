@@ -400,7 +400,7 @@ type Similar struct {
 // only this far, so a popular component cannot make a read slow. The newest
 // cases sharing the most labels win within that window.
 const (
-	relScanSameCause = 600
+	relScanSameCause = 400
 	relScanComponent = 300
 	maxRelLabels     = 64 // labels beyond this many are not compared
 )
@@ -433,8 +433,9 @@ func (rc *relCand) better(o *relCand) bool {
 func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 	idx := tx.Bucket(bIdx)
 	self, _ := caseSeq(c.ID)
-	at := make(map[uint64]int32, 256)
-	var cands []relCand
+	// Sized for the usual window so the map does not grow while scanning.
+	at := make(map[uint64]int32, 2048)
+	cands := make([]relCand, 0, 2048)
 	scan := func(field, value string, cap int, note func(*relCand)) {
 		prefix := idxPrefix(field, value)
 		cur := idx.Cursor()
