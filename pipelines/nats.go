@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -75,7 +76,10 @@ type Bus struct {
 	NC    *nats.Conn
 	JS    jetstream.JetStream
 	Pages jetstream.ObjectStore
-	log   *slog.Logger
+	// Bodies holds page bodies small enough for one message: a key-value get
+	// is one direct read, where an object-store get sets up a consumer.
+	Bodies jetstream.KeyValue
+	log    *slog.Logger
 }
 
 // BusConfig configures Connect.
@@ -191,6 +195,16 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 	}); err != nil {
 		return fmt.Errorf("consumer %s: %w", ConsumerEvent, err)
 	}
+	if err := retryCtx(ctx, func(ctx context.Context) error {
+		var err error
+		b.Bodies, err = b.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: BodiesBucket, Storage: jetstream.FileStorage, TTL: 7 * 24 * time.Hour,
+			Replicas: replicas, MaxValueSize: MaxKVBody, Compression: true,
+		})
+		return err
+	}); err != nil {
+		return fmt.Errorf("bucket %s: %w", BodiesBucket, err)
+	}
 	return retryCtx(ctx, func(ctx context.Context) error {
 		var err error
 		b.Pages, err = b.JS.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
@@ -199,6 +213,37 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 		return err
 	})
 }
+
+// MaxKVBody is the largest page body kept in the key-value bucket; larger
+// ones go to the object store. It stays under NATS's default 1 MB message
+// limit, so it holds on clusters with default settings too.
+const MaxKVBody = 900 << 10
+
+// PutBody stores a page body under key (a sha256-derived name).
+func (b *Bus) PutBody(ctx context.Context, key string, body []byte) error {
+	if len(body) <= MaxKVBody {
+		_, err := b.Bodies.Put(ctx, kvKey(key), body)
+		return err
+	}
+	_, err := b.Pages.PutBytes(ctx, key, body)
+	return err
+}
+
+// GetBody loads a page body stored by PutBody. A body that is in neither
+// place answers jetstream.ErrObjectNotFound.
+func (b *Bus) GetBody(ctx context.Context, key string) ([]byte, error) {
+	e, err := b.Bodies.Get(ctx, kvKey(key))
+	if err == nil {
+		return e.Value(), nil
+	}
+	if !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, err
+	}
+	return b.Pages.GetBytes(ctx, key)
+}
+
+// kvKey maps "page/<hex>" to a key-value key ("/" is allowed, but keep it plain).
+func kvKey(key string) string { return strings.ReplaceAll(key, "/", ".") }
 
 // retry repeats f, each attempt with its own timeout, while a cluster is
 // still electing leaders at start-up.

@@ -18,8 +18,9 @@
 //	  process whether a crawled page's content hash or rel=canonical URL was seen
 //	KV casebook_hosts   per-host politeness: next-allowed time (CAS), slot leases, policy
 //	KV casebook_robots  robots.txt cache, TTL 24 h
-//	object store casebook_pages: page bodies ("page/<sha256>") and payloads too
-//	  large for one message ("blob/<msg id>"), passed by reference.
+//	KV casebook_bodies: page bodies up to 900 KiB ("page.<sha256>"), 7 days
+//	object store casebook_pages: larger page bodies ("page/<sha256>") and payloads
+//	  too large for one message ("blob/<msg id>"); all passed by reference.
 //
 // Every publish carries a Nats-Msg-Id "<submission>:<stage>[:<state>]", so a
 // retried publish inside the stream's duplicate window is a no-op; beyond it
@@ -41,6 +42,7 @@ const (
 	StreamEvents = "CASEBOOK_EVENTS"
 	StreamDead   = "CASEBOOK_DEAD"
 	PagesBucket  = "casebook_pages"
+	BodiesBucket = "casebook_bodies"
 
 	SubjectFetch    = "casebook.work.fetch"
 	SubjectExtract  = "casebook.work.extract"

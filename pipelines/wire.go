@@ -67,7 +67,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		cfg.Metrics.ObserveFetch(host, "ok")
 		key := "page/" + page.RawSHA256
-		if _, err := bus.Pages.PutBytes(ctx, key, page.Body); err != nil {
+		if err := bus.PutBody(ctx, key, page.Body); err != nil {
 			return fmt.Errorf("store page body: %w", err)
 		}
 		ref := PageRef{
@@ -148,7 +148,7 @@ func WireExtract(bus *Bus, st Stage[ExtractInput, *extract.Document], cfg Runner
 			return err
 		}
 		_ = bus.Emit(ctx, Event{SubmissionID: ref.SubmissionID, Stage: StageExtract, State: casebook.StateExtracting})
-		body, err := bus.Pages.GetBytes(ctx, ref.Key)
+		body, err := bus.GetBody(ctx, ref.Key)
 		if errors.Is(err, jetstream.ErrObjectNotFound) {
 			// On a cluster the object store may be read from a replica that
 			// has not caught up with the fetch worker's write yet: retry a few

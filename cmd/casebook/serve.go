@@ -93,7 +93,7 @@ func runServe(ctx context.Context, args []string) error {
 	natsListen := fs.String("nats-listen", "127.0.0.1:4222", "embedded NATS client address for worker processes; empty for in-process only")
 	natsSync := fs.String("nats-sync", pipelines.DefaultNATSSync.String(), "embedded JetStream fsync policy: \"always\" (every write, slowest) or an interval such as 1s (see the README's Durability section)")
 	stages := fs.String("stages", "all", "stage workers to run in this process: all or a list of fetch,extract,classify,sink")
-	concurrency := fs.Int("concurrency", 4, "messages each stage handles at once")
+	concurrency := fs.Int("concurrency", 16, "messages each stage handles at once (stages mostly wait on the network and on fsyncs)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	sourcesFile := fs.String("sources", os.Getenv("CASEBOOK_SOURCES"), "YAML file of crawl sources; empty: the built-in list; \"none\": no crawling")
 	hostDelay := fs.Duration("host-delay", pipelines.DefaultHostDelay, "least time between two requests to one host, across all fetch workers")
@@ -154,7 +154,7 @@ func runWorker(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	stage := fs.String("stage", "", "fetch, extract or classify (the sink runs in the store process: serve --stages sink)")
 	natsURL := fs.String("nats", envOr("CASEBOOK_NATS", "nats://127.0.0.1:4222"), "NATS server URL(s), comma-separated")
-	concurrency := fs.Int("concurrency", 4, "messages handled at once")
+	concurrency := fs.Int("concurrency", 16, "messages handled at once")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	var ff fetchFlags
 	ff.register(fs)
