@@ -203,3 +203,31 @@ func TestLargePayloadTravelsByReference(t *testing.T) {
 		t.Fatal("large payload never arrived")
 	}
 }
+
+func TestBodiesSmallInKVLargeInObjectStore(t *testing.T) {
+	bus := testBus(t)
+	ctx := context.Background()
+	small := []byte("<p>small page</p>")
+	large := make([]byte, MaxKVBody+1)
+	for i := range large {
+		large[i] = byte('a' + i%26)
+	}
+	for name, body := range map[string][]byte{"page/small": small, "page/large": large} {
+		if err := bus.PutBody(ctx, name, body); err != nil {
+			t.Fatalf("put %s: %v", name, err)
+		}
+		got, err := bus.GetBody(ctx, name)
+		if err != nil || len(got) != len(body) {
+			t.Fatalf("get %s: %d bytes, %v", name, len(got), err)
+		}
+	}
+	if _, err := bus.Bodies.Get(ctx, "page.small"); err != nil {
+		t.Errorf("small body not in the KV bucket: %v", err)
+	}
+	if _, err := bus.Pages.GetInfo(ctx, "page/large"); err != nil {
+		t.Errorf("large body not in the object store: %v", err)
+	}
+	if _, err := bus.GetBody(ctx, "page/missing"); !errors.Is(err, jetstream.ErrObjectNotFound) {
+		t.Errorf("missing body: %v, want ErrObjectNotFound", err)
+	}
+}
