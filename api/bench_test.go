@@ -30,14 +30,18 @@ import (
 //	go test ./api -run '^$' -bench Loopback -benchtime 1x
 //
 // The store is built once through the store API (Import, 1000 cases a
-// transaction) in the temp dir and reused by later runs; CASEBOOK_BENCH_CASES
-// changes the size.
+// transaction) in the temp dir and reused by later runs (the first build of
+// 100,000 takes minutes and about 1.5 GB); CASEBOOK_BENCH_CASES or -short
+// (10,000) changes the size.
 
 const benchGenVersion = 2
 
 func benchCases() int {
 	if n, err := strconv.Atoi(os.Getenv("CASEBOOK_BENCH_CASES")); err == nil && n > 0 {
 		return n
+	}
+	if testing.Short() {
+		return 10_000
 	}
 	return 100_000
 }

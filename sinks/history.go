@@ -2,6 +2,7 @@ package sinks
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -19,6 +20,15 @@ type Change struct {
 	Note   string   `json:"note,omitempty"`
 	Fields []string `json:"fields,omitempty"` // the fields a reviewer changed
 	From   string   `json:"from,omitempty"`   // previous id, when the id changed
+	// Values holds each changed field's JSON before and after a reviewer's
+	// edit, so the history shows what changed, not only which field.
+	Values map[string]FieldChange `json:"values,omitempty"`
+}
+
+// FieldChange is one field's value before and after an edit.
+type FieldChange struct {
+	Before json.RawMessage `json:"before"`
+	After  json.RawMessage `json:"after"`
 }
 
 func addHistory(tx *bolt.Tx, caseID string, ch Change) error {

@@ -224,6 +224,10 @@ func TestEditReindexesAndMerge(t *testing.T) {
 	if err != nil || !slices.Equal(changed, []string{"title", "tags"}) || c.Status != casebook.StatusPublished {
 		t.Fatalf("edit: %v %v %+v", err, changed, c)
 	}
+	if h, _ := s.History("CB-0001"); len(h) != 2 || h[1].Action != "edited" || h[1].By != "alice" ||
+		string(h[1].Values["tags"].Before) != `["rabbitmq"]` || string(h[1].Values["tags"].After) != `["kafka"]` {
+		t.Fatalf("edit history %+v", h)
+	}
 	if got, _, _ := s.ListCases(Filter{Tag: "rabbitmq"}, "", 10); len(got) != 0 {
 		t.Fatalf("old tag still indexed: %v", ids(got))
 	}

@@ -1,6 +1,7 @@
 package sinks
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -83,7 +84,7 @@ func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (
 		if err := putJSON(cases, []byte(cid), c); err != nil {
 			return err
 		}
-		if err := addHistory(tx, cid, Change{At: c.UpdatedAt, By: by, Action: "edited", Note: note, Fields: changed}); err != nil {
+		if err := addHistory(tx, cid, Change{At: c.UpdatedAt, By: by, Action: "edited", Note: note, Fields: changed, Values: fieldChanges(&before, &c, changed)}); err != nil {
 			return err
 		}
 		out = c
@@ -288,4 +289,19 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 	}
 	items, next, err := s.ListDrafts(cursor, limit, func(c *casebook.Case) bool { return f.Match(c, now) })
 	return items, next, counts, err
+}
+
+// fieldChanges pairs the JSON of each changed field before and after.
+func fieldChanges(before, after *casebook.Case, fields []string) map[string]FieldChange {
+	var a, b map[string]json.RawMessage
+	ra, err1 := json.Marshal(before)
+	rb, err2 := json.Marshal(after)
+	if err1 != nil || err2 != nil || json.Unmarshal(ra, &a) != nil || json.Unmarshal(rb, &b) != nil {
+		return nil
+	}
+	out := make(map[string]FieldChange, len(fields))
+	for _, f := range fields {
+		out[f] = FieldChange{Before: a[f], After: b[f]}
+	}
+	return out
 }
