@@ -91,7 +91,7 @@ func runServe(ctx context.Context, args []string) error {
 	httpAddr := fs.String("http", envOr("CASEBOOK_HTTP", "127.0.0.1:8080"), "HTTP listen address")
 	natsURL := fs.String("nats", os.Getenv("CASEBOOK_NATS"), "external NATS URL(s), comma-separated; empty starts the embedded server")
 	natsListen := fs.String("nats-listen", "127.0.0.1:4222", "embedded NATS client address for worker processes; empty for in-process only")
-	natsSync := fs.String("nats-sync", pipelines.DefaultNATSSync.String(), "embedded JetStream fsync policy: \"always\" (every write, slowest) or an interval such as 1s (see the README's Durability section)")
+	natsSync := fs.String("nats-sync", "always", "embedded JetStream fsync policy: \"always\" (every write, slowest) or an interval such as 1s (see the README's Durability section)")
 	stages := fs.String("stages", "all", "stage workers to run in this process: all or a list of fetch,extract,classify,sink")
 	concurrency := fs.Int("concurrency", 16, "messages each stage handles at once (stages mostly wait on the network and on fsyncs)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
