@@ -427,8 +427,13 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 	_ = enc.Encode(f)
 }
 
-// export streams every published case as one JSON object a line, in
-// approval order, without holding them all in memory.
+// exportPage is how many cases one read transaction of the export covers:
+// a slow client must not hold a bbolt read transaction open (it would stall
+// the writer when the file grows).
+const exportPage = 500
+
+// export streams every published case as one JSON object a line, newest
+// first, a page per read transaction, without holding them all in memory.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	if !onlyParams(w, r) {
 		return
@@ -436,13 +441,24 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="casebook.jsonl"`)
 	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	err := s.cfg.Store.EachPublished(func(c *casebook.Case) error { return enc.Encode(c) })
-	if err != nil {
-		s.cfg.Log.Error("export", "err", err)
+	defer bw.Flush()
+	cursor := ""
+	for {
+		items, next, err := s.cfg.Store.ListCasesJSON(sinks.Filter{}, cursor, exportPage)
+		if err != nil {
+			s.cfg.Log.Error("export", "err", err)
+			return
+		}
+		for _, it := range items {
+			if _, err := bw.Write(append(it, '\n')); err != nil {
+				return // the client went away
+			}
+		}
+		if next == "" {
+			return
+		}
+		cursor = next
 	}
-	_ = bw.Flush()
 }
 
 func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
