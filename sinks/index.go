@@ -400,8 +400,8 @@ type Similar struct {
 // only this far, so a popular component cannot make a read slow. The newest
 // cases sharing the most labels win within that window.
 const (
-	relScanSameCause = 400
-	relScanComponent = 300
+	relScanSameCause = 250
+	relScanComponent = 200
 	maxRelLabels     = 64 // labels beyond this many are not compared
 )
 
