@@ -165,6 +165,16 @@ func TestPublicEndpoints(t *testing.T) {
 	}
 }
 
+// searchAnswer is a page of search hits as a client decodes it.
+type searchAnswer struct {
+	Query      string          `json:"query"`
+	Terms      []string        `json:"terms"`
+	Total      int             `json:"total"`
+	Items      []casebook.Case `json:"items"`
+	Scores     []float64       `json:"scores"`
+	NextCursor string          `json:"next_cursor"`
+}
+
 func urlQuery(s string) string { return strings.ReplaceAll(urlEscape(s), "+", "%20") }
 
 func urlEscape(s string) string {

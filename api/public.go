@@ -124,16 +124,6 @@ func (s *Server) similar(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list[sinks.Similar]{Items: items})
 }
 
-// searchAnswer is a page of search hits: the cases, best first, with scores.
-type searchAnswer struct {
-	Query      string          `json:"query"`
-	Terms      []string        `json:"terms"`
-	Total      int             `json:"total"`
-	Items      []casebook.Case `json:"items"`
-	Scores     []float64       `json:"scores"`
-	NextCursor string          `json:"next_cursor"`
-}
-
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	if !onlyParams(w, r, "q", "cursor", "limit") {
 		return

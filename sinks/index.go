@@ -553,14 +553,6 @@ func uniqLower(in []string) []string {
 	return out
 }
 
-// Related fills c.Related (computed, never stored) with up to n cases.
-func (s *Store) Related(c *casebook.Case, n int) {
-	_ = s.db.View(func(tx *bolt.Tx) error {
-		c.Related = relatedOf(similarTx(tx, c, n))
-		return nil
-	})
-}
-
 func relatedOf(sim []Similar) []casebook.Related {
 	out := make([]casebook.Related, len(sim))
 	for i := range sim {
