@@ -156,6 +156,9 @@ func (s *Server) webRoutes() {
 	m.HandleFunc("GET /{$}", s.pageHome)
 	m.HandleFunc("GET /cases/{id}", s.pageCase)
 	m.HandleFunc("GET /topics/{tag}", s.pageTopic)
+	m.HandleFunc("GET /submit", s.pageSubmit)
+	m.HandleFunc("POST /submit", s.rateLimited(s.doSubmit))
+	m.HandleFunc("GET /submissions/{id}", s.pageSubmission)
 	m.HandleFunc("GET /login", s.pageLogin)
 	m.HandleFunc("POST /login", s.doLogin)
 	m.HandleFunc("POST /logout", s.reviewPage(s.doLogout))
@@ -282,6 +285,58 @@ func (s *Server) doLogout(w http.ResponseWriter, r *http.Request, sess sinks.Ses
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// --- public submission ---
+
+const submitCSRFCookie = "casebook_submit_csrf"
+
+func (s *Server) pageSubmit(w http.ResponseWriter, r *http.Request) {
+	tok := newCSRF()
+	http.SetCookie(w, &http.Cookie{Name: submitCSRFCookie, Value: tok, Path: "/submit", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
+	s.render(w, r, "submit", http.StatusOK, view{Title: "Submit a write-up", CSRF: tok})
+}
+
+func (s *Server) doSubmit(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		s.pageError(w, r, http.StatusBadRequest, "bad form")
+		return
+	}
+	// Double-submit token: another site cannot make a visitor submit URLs.
+	ck, err := r.Cookie(submitCSRFCookie)
+	if err != nil || !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(ck.Value), []byte(r.PostFormValue("csrf"))) != 1 {
+		s.pageError(w, r, http.StatusForbidden, "the form expired; reload it and try again")
+		return
+	}
+	if s.cfg.Submitter == nil {
+		s.pageError(w, r, http.StatusServiceUnavailable, "submissions are not accepted by this server")
+		return
+	}
+	u := strings.TrimSpace(r.PostFormValue("url"))
+	if u == "" || len(u) > 4096 {
+		s.render(w, r, "submit", http.StatusBadRequest, view{Title: "Submit a write-up", CSRF: ck.Value, Error: "Give the address of a post (at most 4096 bytes)."})
+		return
+	}
+	rec, _, err := s.cfg.Submitter.Submit(r.Context(), u, "manual", "")
+	if err != nil {
+		if casebook.IsPermanent(err) {
+			s.render(w, r, "submit", http.StatusBadRequest, view{Title: "Submit a write-up", CSRF: ck.Value, Error: err.Error()})
+			return
+		}
+		s.pageStoreError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/submissions/"+rec.ID, http.StatusSeeOther)
+}
+
+func (s *Server) pageSubmission(w http.ResponseWriter, r *http.Request) {
+	rec, err := s.cfg.Store.GetSubmission(r.PathValue("id"))
+	if err != nil {
+		s.pageStoreError(w, r, fmt.Errorf("submission %s: %w", r.PathValue("id"), err))
+		return
+	}
+	s.render(w, r, "submission", http.StatusOK, view{Title: "Submission " + rec.ID, Data: rec.Submission})
 }
 
 // --- public pages ---

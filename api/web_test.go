@@ -316,3 +316,32 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 		t.Fatalf("TLS login: %d cookie %+v", resp.StatusCode, sc)
 	}
 }
+
+func TestWebSubmit(t *testing.T) {
+	// Every POST takes a token, refused ones too: three fit, the fourth not.
+	f := newFixture(t, Config{SubmitRate: 0.01, SubmitBurst: 3})
+	c := browser(t)
+	_, page := get(t, c, f.srv.URL+"/submit")
+	tok := csrfOf(t, page)
+	if resp, _ := post(t, c, f.srv.URL+"/submit", url.Values{"csrf": {"bad"}, "url": {"https://example.org/p"}}); resp.StatusCode != 403 {
+		t.Fatalf("submit with a wrong CSRF token: %d", resp.StatusCode)
+	}
+	if resp, body := post(t, c, f.srv.URL+"/submit", url.Values{"csrf": {tok}, "url": {"ftp://example.org/p"}}); resp.StatusCode != 400 || !strings.Contains(body, "http") {
+		t.Fatalf("ftp submit: %d", resp.StatusCode)
+	}
+	resp, _ := post(t, c, f.srv.URL+"/submit", url.Values{"csrf": {tok}, "url": {"https://example.org/p"}})
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != 303 || !strings.HasPrefix(loc, "/submissions/sub-") {
+		t.Fatalf("submit: %d %s", resp.StatusCode, loc)
+	}
+	if _, body := get(t, c, f.srv.URL+loc); !strings.Contains(body, `<dd id="state">queued</dd>`) || !strings.Contains(body, "https://example.org/p") {
+		t.Fatalf("submission page:\n%.400s", body)
+	}
+	// The form shares the per-client limit with the API.
+	if resp, _ := post(t, c, f.srv.URL+"/submit", url.Values{"csrf": {tok}, "url": {"https://example.org/q"}}); resp.StatusCode != 429 {
+		t.Fatalf("over the limit: %d", resp.StatusCode)
+	}
+	if resp, _ := get(t, c, f.srv.URL+"/submissions/sub-nope"); resp.StatusCode != 404 {
+		t.Fatalf("unknown submission: %d", resp.StatusCode)
+	}
+}
