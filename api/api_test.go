@@ -540,3 +540,30 @@ func TestSubmissionRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestApproveIgnoresRelatedInEdit: a client may send back a served case,
+// related list and all; related is computed, never stored.
+func TestApproveIgnoresRelatedInEdit(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	f.seedDrafts()
+	ctx := context.Background()
+	var d casebook.Case
+	if _, err := f.reviewer.Do(ctx, "GET", "/api/v1/review/drafts/"+f.drafts["zh"], nil, &d); err != nil {
+		t.Fatal(err)
+	}
+	d.Related = []casebook.Related{{ID: "CB-0001", Title: "stale", Relation: "same-root-cause", Shared: []string{"x"}}}
+	var pubd casebook.Case
+	if _, err := f.reviewer.Do(ctx, "POST", "/api/v1/review/drafts/"+f.drafts["zh"]+"/approve", map[string]any{"case": d}, &pubd); err != nil {
+		t.Fatal(err)
+	}
+	var got casebook.Case
+	if _, err := f.public.Do(ctx, "GET", "/api/v1/cases/"+pubd.ID, nil, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got.Related {
+		if r.Title == "stale" {
+			t.Fatalf("stored related list served: %+v", got.Related)
+		}
+	}
+}

@@ -430,6 +430,7 @@ func applyEdit(c, e *casebook.Case) error {
 	*c = *e
 	c.ID, c.Status, c.Sources, c.Extraction, c.Relevance = keep.ID, keep.Status, keep.Sources, keep.Extraction, keep.Relevance
 	c.CreatedAt, c.Review = keep.CreatedAt, keep.Review
+	c.Related = nil // computed when served, never stored
 	c.Normalize()
 	return nil
 }

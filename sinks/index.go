@@ -608,7 +608,14 @@ func (s *Store) GetPublishedJSON(id string, related int) (out []byte, resolved s
 		}
 		i := bytes.Index(raw, emptyRelated)
 		if i < 0 {
-			return fmt.Errorf("case %s: stored without an empty related list", resolved)
+			// Stored with related cases by an older writer: decode instead.
+			var c casebook.Case
+			if err := json.Unmarshal(raw, &c); err != nil {
+				return err
+			}
+			c.Related = nonNilRelated(relatedOf(similarTx(tx, k.labels(), related)))
+			out, err = json.Marshal(c)
+			return err
 		}
 		out = make([]byte, 0, len(raw)+len(rel))
 		out = append(out, raw[:i]...)

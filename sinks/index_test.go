@@ -1,6 +1,7 @@
 package sinks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestTokens(t *testing.T) {
@@ -501,5 +503,38 @@ func TestSearchANDMatchesBruteForce(t *testing.T) {
 				t.Fatalf("query %v: missing %s", q, id)
 			}
 		}
+	}
+}
+
+func TestGetPublishedJSONSplicesRelated(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s)
+	raw, resolved, err := s.GetPublishedJSON("CB-0004", 5)
+	if err != nil || resolved != "CB-0004" {
+		t.Fatal(err)
+	}
+	var c casebook.Case
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, raw)
+	}
+	want, _, _ := s.GetPublished("CB-0004", 5)
+	if c.Title != want.Title || len(c.Related) != 1 || c.Related[0].ID != want.Related[0].ID {
+		t.Fatalf("spliced %+v, want %+v", c.Related, want.Related)
+	}
+	// A case stored with a related list (an older writer) is still served.
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		var old casebook.Case
+		getJSON(tx.Bucket(bCases), []byte("CB-0004"), &old)
+		old.Related = []casebook.Related{{ID: "CB-0001", Title: "stale"}}
+		return putJSON(tx.Bucket(bCases), []byte("CB-0004"), old)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	raw, _, err = s.GetPublishedJSON("CB-0004", 5)
+	if err != nil || json.Unmarshal(raw, &c) != nil || len(c.Related) != 1 || c.Related[0].ID != "CB-0002" {
+		t.Fatalf("fallback: %v %+v", err, c.Related)
+	}
+	if _, _, err := s.GetPublishedJSON("CB-0404", 5); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing: %v", err)
 	}
 }
