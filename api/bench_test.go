@@ -295,6 +295,7 @@ func BenchmarkLoopback(b *testing.B) {
 		{"list-tag", api, 5_000, func(i int) string { return tagPaths[i%len(tagPaths)] }},
 		{"search", api, 5_000, func(i int) string { return queries[i%len(queries)] }},
 	}
+	var base loadResult
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			load(c.base, conc, 500, c.path) // warm the caches and connections
@@ -306,8 +307,12 @@ func BenchmarkLoopback(b *testing.B) {
 			b.ReportMetric(float64(res.p99.Microseconds())/1000, "p99-ms")
 			b.ReportMetric(res.rps, "req/s")
 			b.ReportMetric(0, "ns/op")
-			fmt.Printf("loopback %-10s cases=%d conc=%d n=%d p50=%v p99=%v max=%v rps=%.0f\n", c.name, n, conc, res.n,
-				res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.max.Round(time.Microsecond), res.rps)
+			if c.name == "fileserver" {
+				base = res
+			}
+			fmt.Printf("loopback %-10s cases=%d conc=%d n=%d p50=%v p99=%v max=%v rps=%.0f (p50 %.1fx, p99 %.1fx, rps %.2fx of fileserver)\n",
+				c.name, n, conc, res.n, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.max.Round(time.Microsecond), res.rps,
+				float64(res.p50)/float64(base.p50), float64(res.p99)/float64(base.p99), res.rps/base.rps)
 		})
 	}
 }
