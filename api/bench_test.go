@@ -34,7 +34,7 @@ import (
 // 100,000 takes minutes and about 1.5 GB); CASEBOOK_BENCH_CASES or -short
 // (10,000) changes the size.
 
-const benchGenVersion = 2
+const benchGenVersion = 3
 
 func benchCases() int {
 	if n, err := strconv.Atoi(os.Getenv("CASEBOOK_BENCH_CASES")); err == nil && n > 0 {

@@ -727,3 +727,53 @@ func (s *Store) Import(cases []*casebook.Case, by string) ([]string, error) {
 	})
 	return ids, err
 }
+
+// indexVersion names the layout of the index buckets; a store written
+// before them (or by an older layout) is re-indexed once when opened.
+const indexVersion = "1"
+
+var metaIndexVersion = []byte("index_version")
+
+// upgradeIndexes builds the indexes, cards and near-duplicate signatures of
+// every published case and the signatures of drafts, in the opening
+// transaction, when the store's index version is not the current one.
+func upgradeIndexes(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if string(meta.Get(metaIndexVersion)) == indexVersion {
+		return nil
+	}
+	for _, b := range [][]byte{bIdx, bIdxCount, bTerms, bTermDF, bCards, bDupSig, bDupLSH} {
+		if err := tx.DeleteBucket(b); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket(b); err != nil {
+			return err
+		}
+	}
+	cases := tx.Bucket(bCases)
+	var all []casebook.Case
+	if err := cases.ForEach(func(k, v []byte) error {
+		var c casebook.Case
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("case %s: %w", k, err)
+		}
+		if c.Status == casebook.StatusPublished || c.Status == casebook.StatusDraft {
+			all = append(all, c)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for i := range all {
+		c := &all[i]
+		if c.Status == casebook.StatusPublished {
+			if err := indexTx(tx, c, true); err != nil {
+				return err
+			}
+		}
+		if err := putSignature(tx, c); err != nil {
+			return err
+		}
+	}
+	return meta.Put(metaIndexVersion, []byte(indexVersion))
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -536,5 +537,48 @@ func TestGetPublishedJSONSplicesRelated(t *testing.T) {
 	}
 	if _, _, err := s.GetPublishedJSON("CB-0404", 5); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing: %v", err)
+	}
+}
+
+// TestOpenReindexes: a store whose indexes are missing (written before
+// them) is re-indexed when opened, and only once.
+func TestOpenReindexes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed(t, s)
+	// Forget the indexes, as a store from before them would look.
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bIdx, bIdxCount, bTerms, bTermDF, bCards} {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+			if _, err := tx.CreateBucket(b); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bMeta).Delete(metaIndexVersion)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := s.ListCases(Filter{Tag: "postgresql"}, "", 10); len(got) != 0 {
+		t.Fatalf("indexes not cleared: %v", ids(got))
+	}
+	s.Close()
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, _, _ := s.ListCases(Filter{Tag: "postgresql"}, "", 10); !slices.Equal(ids(got), []string{"CB-0004", "CB-0002"}) {
+		t.Fatalf("after reopen: %v", ids(got))
+	}
+	if res, _ := s.Search("дисков", "", 10); !slices.Equal(ids(res.Items), []string{"CB-0002"}) {
+		t.Fatalf("search after reopen: %v", ids(res.Items))
+	}
+	if n := s.Count("all", ""); n != 5 {
+		t.Fatalf("count after reopen = %d", n)
 	}
 }

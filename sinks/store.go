@@ -75,7 +75,7 @@ func Open(path string, opts Options) (*Store, error) {
 				return err
 			}
 		}
-		return nil
+		return upgradeIndexes(tx)
 	})
 	if err != nil {
 		db.Close()
