@@ -139,14 +139,25 @@ type HostLimiter struct {
 
 // EnsureHostsBucket creates (idempotently) the hosts bucket. Entries not
 // touched for eight days go: longer than any Retry-After fetch accepts.
+//
+// The bucket is in memory: politeness is soft state, rewritten on every
+// fetch, and a file-backed bucket under sync_always cost three fsyncs per
+// fetch (a third of the pipeline's JetStream writes). What a restart of
+// every NATS server loses is a host's pending Retry-After (the host answers
+// 429 again and is deferred again) and the policy until `serve` republishes it
+// (workers fall back to the defaults, which are the strictest).
 func EnsureHostsBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
 	var kv jetstream.KeyValue
 	err := retry(ctx, func() error {
 		var err error
 		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 			Bucket: HostsBucket, Description: "casebook per-host politeness", History: 1,
-			TTL: 8 * 24 * time.Hour, Storage: jetstream.FileStorage,
+			TTL: 8 * 24 * time.Hour, Storage: jetstream.MemoryStorage,
 		})
+		if err != nil && strings.Contains(err.Error(), "storage type") {
+			// A bucket made file-backed by an older casebook: keep using it.
+			kv, err = js.KeyValue(ctx, HostsBucket)
+		}
 		return err
 	})
 	if err != nil {
