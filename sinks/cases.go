@@ -219,6 +219,20 @@ func (s *Store) EachPublished(f func(*casebook.Case) error) error {
 	})
 }
 
+// draftTx loads the draft id names (following aliases); anything but a
+// draft is ErrConflict, an unknown id ErrNotFound.
+func draftTx(tx *bolt.Tx, id string) (casebook.Case, string, error) {
+	cid := resolveAlias(tx, id)
+	var c casebook.Case
+	if err := getJSON(tx.Bucket(bCases), []byte(cid), &c); err != nil {
+		return c, cid, fmt.Errorf("draft %s: %w", id, err)
+	}
+	if c.Status != casebook.StatusDraft {
+		return c, cid, fmt.Errorf("%s is %s, not a draft: %w", cid, c.Status, ErrConflict)
+	}
+	return c, cid, nil
+}
+
 // Approve publishes a draft under the next CB-NNNN id. The draft id becomes
 // an alias of the new id. edit, when non-nil, is applied first (a reviewer's
 // changes) and must leave the case valid.
@@ -226,13 +240,9 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 	var out casebook.Case
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		cases := tx.Bucket(bCases)
-		draftID := resolveAlias(tx, id)
-		var c casebook.Case
-		if err := getJSON(cases, []byte(draftID), &c); err != nil {
-			return fmt.Errorf("draft %s: %w", id, err)
-		}
-		if c.Status != casebook.StatusDraft {
-			return fmt.Errorf("%s is %s, not a draft: %w", draftID, c.Status, ErrConflict)
+		c, draftID, err := draftTx(tx, id)
+		if err != nil {
+			return err
 		}
 		before := c
 		if edit != nil {
@@ -315,13 +325,9 @@ func (s *Store) Reject(id, by, reason string) (*casebook.Case, error) {
 	var out casebook.Case
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		cases := tx.Bucket(bCases)
-		cid := resolveAlias(tx, id)
-		var c casebook.Case
-		if err := getJSON(cases, []byte(cid), &c); err != nil {
-			return fmt.Errorf("draft %s: %w", id, err)
-		}
-		if c.Status != casebook.StatusDraft {
-			return fmt.Errorf("%s is %s, not a draft: %w", cid, c.Status, ErrConflict)
+		c, cid, err := draftTx(tx, id)
+		if err != nil {
+			return err
 		}
 		now := s.stamp()
 		c.Status = casebook.StatusRejected

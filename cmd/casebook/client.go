@@ -171,6 +171,30 @@ func printCases(l caseList) {
 	}
 }
 
+// listCases prints one page of a case list endpoint.
+func listCases(ctx context.Context, c *api.Client, path string, limit int, cursor string, jsonOut bool) error {
+	var l caseList
+	if _, err := c.Do(ctx, "GET", path+listQuery(limit, cursor), nil, &l); err != nil {
+		return err
+	}
+	if jsonOut {
+		printJSON(l)
+	} else {
+		printCases(l)
+	}
+	return nil
+}
+
+// showCase prints one case (or draft) as JSON.
+func showCase(ctx context.Context, c *api.Client, prefix, id string) error {
+	var cs casebook.Case
+	if _, err := c.Do(ctx, "GET", prefix+url.PathEscape(id), nil, &cs); err != nil {
+		return err
+	}
+	printJSON(cs)
+	return nil
+}
+
 func listQuery(limit int, cursor string) string {
 	q := url.Values{}
 	if limit > 0 {
@@ -201,23 +225,9 @@ func runReview(ctx context.Context, args []string) error {
 	c := cf.client()
 	switch {
 	case fs.Arg(0) == "list" && fs.NArg() == 1:
-		var l caseList
-		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts"+listQuery(limit, cursor), nil, &l); err != nil {
-			return err
-		}
-		if cf.jsonOut {
-			printJSON(l)
-		} else {
-			printCases(l)
-		}
-		return nil
+		return listCases(ctx, c, "/api/v1/review/drafts", limit, cursor, cf.jsonOut)
 	case fs.Arg(0) == "show" && fs.NArg() == 2:
-		var cs casebook.Case
-		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1)), nil, &cs); err != nil {
-			return err
-		}
-		printJSON(cs)
-		return nil
+		return showCase(ctx, c, "/api/v1/review/drafts/", fs.Arg(1))
 	case fs.Arg(0) == "approve" && fs.NArg() == 2:
 		var cs casebook.Case
 		if _, err := c.Do(ctx, "POST", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1))+"/approve", map[string]string{"note": note}, &cs); err != nil {
@@ -307,23 +317,9 @@ func runCases(ctx context.Context, args []string) error {
 	c := cf.client()
 	switch {
 	case fs.Arg(0) == "list" && fs.NArg() == 1:
-		var l caseList
-		if _, err := c.Do(ctx, "GET", "/api/v1/cases"+listQuery(limit, cursor), nil, &l); err != nil {
-			return err
-		}
-		if cf.jsonOut {
-			printJSON(l)
-		} else {
-			printCases(l)
-		}
-		return nil
+		return listCases(ctx, c, "/api/v1/cases", limit, cursor, cf.jsonOut)
 	case fs.Arg(0) == "show" && fs.NArg() == 2:
-		var cs casebook.Case
-		if _, err := c.Do(ctx, "GET", "/api/v1/cases/"+url.PathEscape(fs.Arg(1)), nil, &cs); err != nil {
-			return err
-		}
-		printJSON(cs)
-		return nil
+		return showCase(ctx, c, "/api/v1/cases/", fs.Arg(1))
 	}
 	return &usageError{"want list | show ID"}
 }
