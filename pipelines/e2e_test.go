@@ -131,6 +131,20 @@ func TestEndToEnd(t *testing.T) {
 		if d.Status != casebook.StatusDraft || len(d.Sources) != 1 || d.Sources[0].SHA256 == "" {
 			t.Errorf("%s: draft status %s sources %+v", name, d.Status, d.Sources)
 		}
+		// The review view carries the source text the evidence spans point into.
+		var view struct {
+			SourceText string `json:"source_text"`
+			Extraction struct {
+				Evidence map[string][]casebook.Span `json:"evidence"`
+			} `json:"extraction"`
+		}
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts/"+done.DraftID, nil, &view); err != nil {
+			t.Fatal(err)
+		}
+		spans := view.Extraction.Evidence["root_cause"]
+		if len(spans) == 0 || spans[0].End > len(view.SourceText) || !strings.Contains(d.RootCause.Description, view.SourceText[spans[0].Start:spans[0].End][:min(20, spans[0].End-spans[0].Start)]) {
+			t.Errorf("%s: root-cause evidence %v does not point into the %d-byte source text", name, spans, len(view.SourceText))
+		}
 		drafts[name] = done.DraftID
 
 		// The same URL again answers with the existing submission, no second draft.

@@ -114,7 +114,7 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 		// A person asked for this page: draft it anyway, flagged for the reviewer.
 		c.Relevance.Flagged = true
 	}
-	return &SinkTask{SubmissionID: in.Page.SubmissionID, CanonicalURL: canonical, ContentHash: in.Page.SHA256, Case: c}, nil
+	return &SinkTask{SubmissionID: in.Page.SubmissionID, CanonicalURL: canonical, ContentHash: in.Page.SHA256, Case: c, Text: in.Doc.Text}, nil
 }
 
 // Draft classifies doc and records its source; `casebook extract` calls it
@@ -169,6 +169,7 @@ func (s *SinkStage) Process(ctx context.Context, in SinkTask) (sinks.DraftResult
 	}
 	res, err := s.Store.SaveDraft(sinks.DraftInput{
 		SubmissionID: in.SubmissionID, CanonicalURL: in.CanonicalURL, ContentHash: in.ContentHash, Case: in.Case,
+		Text: in.Text,
 	})
 	if errors.Is(err, sinks.ErrNotFound) {
 		return res, casebook.Permanent(err)

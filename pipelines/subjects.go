@@ -107,6 +107,9 @@ type SinkTask struct {
 	CanonicalURL string         `json:"canonical_url"`
 	ContentHash  string         `json:"content_hash"`
 	Case         *casebook.Case `json:"case"`
+	// Text is the extracted main text the evidence spans point into, kept
+	// with the draft so a reviewer sees each field's source highlighted.
+	Text string `json:"text"`
 }
 
 // Event reports a submission's progress; the store process records it.
