@@ -187,7 +187,7 @@ func benchService(b *testing.B, natsURL string) {
 		b.Fatal(err)
 	}
 	defer svc.Close()
-	sub := &pipelines.Submitter{Store: svc.Store, Bus: svc.Bus, Log: quietLogger()}
+	sub := svc.Submitter
 	ctx := context.Background()
 	stop := peakHeap()
 	b.ResetTimer()

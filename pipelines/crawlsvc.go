@@ -33,7 +33,7 @@ func (s *Service) startCrawl(ctx context.Context) error {
 		return err
 	}
 	sched, err := NewScheduler(SchedulerConfig{Sources: s.cfg.Sources, Store: s.Store,
-		Submitter: &Submitter{Store: s.Store, Bus: s.Bus, Log: s.cfg.Log}, Fetch: pf, Log: s.cfg.Log})
+		Submitter: s.Submitter, Fetch: pf, Log: s.cfg.Log})
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,8 @@ type Service struct {
 	Metrics *Metrics
 	// Scheduler crawls the sources; nil without sources.
 	Scheduler *Scheduler
+	// Submitter is the one the API uses (its enqueued marks are coalesced).
+	Submitter *Submitter
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	errs      chan error
@@ -121,6 +123,7 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		return nil, err
 	}
 	sub := &Submitter{Store: s.Store, Bus: s.Bus, Log: cfg.Log}
+	s.Submitter = sub
 	if n, err := sub.Replay(ctx); err != nil {
 		cfg.Log.Warn("replay of unenqueued submissions failed; will retry", "err", err)
 	} else if n > 0 {
@@ -135,6 +138,8 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	runners = append(runners, WireRecorder(s.Bus, s.Store, storeWriter(cfg.Runner)))
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); sub.Run(rctx) }()
 	progress := NewProgressRecorder(s.Bus, s.Store, cfg.Log, 0)
 	s.wg.Add(1)
 	go func() {

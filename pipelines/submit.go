@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/casebook/casebook"
@@ -19,6 +20,56 @@ type Submitter struct {
 	Store *sinks.Store
 	Bus   *Bus
 	Log   *slog.Logger
+
+	// While Run is running, the enqueued marks are coalesced and flushed in
+	// one transaction every 100 ms instead of one commit per submission: a
+	// mark lost to a crash only means Replay publishes again, which the
+	// Nats-Msg-Id makes a no-op.
+	mu      sync.Mutex
+	running bool
+	pending []string
+}
+
+// Run flushes coalesced enqueued marks until ctx is cancelled.
+func (s *Submitter) Run(ctx context.Context) {
+	s.mu.Lock()
+	s.running = true
+	s.mu.Unlock()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.mu.Lock()
+			s.running = false
+			s.mu.Unlock()
+			s.flush()
+			return
+		case <-t.C:
+			s.flush()
+		}
+	}
+}
+
+func (s *Submitter) flush() {
+	s.mu.Lock()
+	ids := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	if err := s.Store.MarkEnqueuedMany(ids); err != nil {
+		s.Log.Warn("enqueued marks not recorded; Replay will publish again", "err", err, "count", len(ids))
+	}
+}
+
+func (s *Submitter) markEnqueued(id string) error {
+	s.mu.Lock()
+	if s.running {
+		s.pending = append(s.pending, id)
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
+	return s.Store.MarkEnqueued(id)
 }
 
 // Submit records and enqueues url. existing is true when the same canonical
@@ -47,7 +98,7 @@ func (s *Submitter) enqueue(ctx context.Context, rec sinks.SubmissionRecord) err
 	if err := s.Bus.Publish(ctx, SubjectFetch, rec.ID+":fetch", rec.ID, task); err != nil {
 		return err
 	}
-	return s.Store.MarkEnqueued(rec.ID)
+	return s.markEnqueued(rec.ID)
 }
 
 // Reconcile re-publishes the fetch task of every submission that has not

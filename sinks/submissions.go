@@ -80,6 +80,28 @@ func (s *Store) MarkEnqueued(id string) error {
 	})
 }
 
+// MarkEnqueuedMany marks several submissions enqueued in one transaction.
+func (s *Store) MarkEnqueuedMany(ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for _, id := range ids {
+			err := s.updateSubmissionTx(tx, id, func(r *SubmissionRecord) bool {
+				if r.Enqueued {
+					return false
+				}
+				r.Enqueued = true
+				return true
+			})
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // Unenqueued lists submissions whose fetch task JetStream never acknowledged.
 func (s *Store) Unenqueued() ([]SubmissionRecord, error) {
 	var out []SubmissionRecord
