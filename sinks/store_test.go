@@ -223,3 +223,20 @@ func TestSecondOpenFailsClearly(t *testing.T) {
 		t.Fatal("a second writer opened the same store")
 	}
 }
+
+func TestMarkEnqueuedMany(t *testing.T) {
+	s := openTemp(t)
+	var ids []string
+	for i := 0; i < 3; i++ {
+		u := fmt.Sprintf("https://example.org/m%d", i)
+		rec, _, _ := s.CreateSubmission(u, u, "manual", "")
+		ids = append(ids, rec.ID)
+	}
+	if err := s.MarkEnqueuedMany(append(ids[:2:2], "sub-unknown")); err != nil {
+		t.Fatal(err)
+	}
+	pending, _ := s.Unenqueued()
+	if len(pending) != 1 || pending[0].ID != ids[2] {
+		t.Fatalf("unenqueued = %+v, want only %s", pending, ids[2])
+	}
+}
