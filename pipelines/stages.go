@@ -144,12 +144,8 @@ func (s *ClassifyStage) Close() error { return nil }
 
 // SeenLanguage names what the detector saw, for the skip reason.
 func SeenLanguage(c *classify.Classifier, doc *extract.Document) string {
-	if n, ok := any(c).(interface {
-		DetectLanguage(*extract.Document) (string, string)
-	}); ok {
-		if _, seen := n.DetectLanguage(doc); seen != "" {
-			return seen
-		}
+	if _, seen := c.DetectLanguage(doc); seen != "" {
+		return seen
 	}
 	if doc.DeclaredLang != "" {
 		return "not en/ru/zh (page declares " + doc.DeclaredLang + ")"
