@@ -171,13 +171,15 @@ func (s *Store) Duplicates(id string) ([]Duplicate, error) {
 		if err := getJSON(tx.Bucket(bCases), []byte(cid), &c); err != nil {
 			return fmt.Errorf("case %s: %w", id, err)
 		}
-		out = duplicatesTx(tx, &c)
+		out = duplicatesTx(tx, &c, 0)
 		return nil
 	})
 	return out, err
 }
 
-func duplicatesTx(tx *bolt.Tx, c *casebook.Case) []Duplicate {
+// duplicatesTx finds the likely duplicates of c; max > 0 stops at that many
+// (the queue's counts only ask whether there is one).
+func duplicatesTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
 	out := []Duplicate{}
 	seen := map[string]bool{c.ID: true}
 	cases := tx.Bucket(bCases)
@@ -205,11 +207,21 @@ func duplicatesTx(tx *bolt.Tx, c *casebook.Case) []Duplicate {
 			}
 		}
 	}
-	sig := signature(dupText(c))
+	if max > 0 && len(out) >= max {
+		return out[:max]
+	}
+	lsh, sigs := tx.Bucket(bDupLSH), tx.Bucket(bDupSig)
+	// The signature stored when the case was saved or edited, if any: the
+	// MinHash of a long text is the expensive part of a lookup.
+	var sig []uint64
+	if raw := sigs.Get([]byte(c.ID)); raw != nil {
+		sig = decodeSig(raw)
+	} else {
+		sig = signature(dupText(c))
+	}
 	if sig == nil {
 		return out
 	}
-	lsh, sigs := tx.Bucket(bDupLSH), tx.Bucket(bDupSig)
 	cands := map[string]bool{}
 	for _, bk := range bandKeys(sig) {
 		cur := lsh.Cursor()
@@ -236,6 +248,9 @@ func duplicatesTx(tx *bolt.Tx, c *casebook.Case) []Duplicate {
 	}
 	sort.Slice(near, func(i, j int) bool { return near[i].sim > near[j].sim })
 	for _, n := range near {
+		if max > 0 && len(out) >= max {
+			break
+		}
 		add(n.id, "near-duplicate-text", float64(int(n.sim*100))/100)
 	}
 	return out

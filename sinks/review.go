@@ -275,7 +275,7 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 			if c.Relevance.Flagged {
 				counts.Flagged++
 			}
-			if len(duplicatesTx(tx, &c)) > 0 {
+			if len(duplicatesTx(tx, &c, 1)) > 0 {
 				counts.Duplicates++
 			}
 			if f.Match(&c, now) {
