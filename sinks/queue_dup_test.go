@@ -18,10 +18,10 @@ func TestQueueCountsNearDuplicatesCheaply(t *testing.T) {
 		u := fmt.Sprintf("https://mirror%d.example/outage", i)
 		rec, _, _ := s.CreateSubmission(u, u, "crawl:m", "m")
 		c := &casebook.Case{
-			Title:     "Checkout outage after the queue prefetch change",
-			Language:  "en",
-			Symptoms:  "Checkout requests timed out for forty minutes and the error-rate alert paged the on-call engineer during the evening peak.",
-			RootCause: casebook.RootCause{Category: "configuration", Description: fmt.Sprintf("A configuration change set the consumer prefetch of the order workers to one, so the queue drained far too slowly (mirror %d).", i)},
+			Title:       "Checkout outage after the queue prefetch change",
+			Language:    "en",
+			Symptoms:    "Checkout requests timed out for forty minutes and the error-rate alert paged the on-call engineer during the evening peak.",
+			RootCause:   casebook.RootCause{Category: "configuration", Description: fmt.Sprintf("A configuration change set the consumer prefetch of the order workers to one, so the queue drained far too slowly (mirror %d).", i)},
 			Remediation: []string{"We reverted the configuration change.", "We restarted the order workers."},
 		}
 		if _, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: fmt.Sprint("h", i), Case: c}); err != nil {
