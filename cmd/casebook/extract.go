@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/casebook/casebook"
@@ -66,8 +68,14 @@ func runExtract(ctx context.Context, args []string) error {
 		return err
 	}
 	if *mainText {
-		if doc != nil && doc.Text != "" {
-			fmt.Println(doc.MainText())
+		if doc != nil {
+			// One block per line: a code block's own line breaks become spaces
+			// here, so line counts match blocks for benchmark scripts.
+			w := bufio.NewWriter(os.Stdout)
+			for _, b := range doc.Blocks() {
+				fmt.Fprintln(w, strings.ReplaceAll(b.Text, "\n", " "))
+			}
+			return w.Flush()
 		}
 		return nil
 	}

@@ -55,9 +55,13 @@ func TestExtractContract(t *testing.T) {
 		}
 	}
 
-	mcode, _, _ := capture(t, "extract", "--main-text", post)
+	mcode, text, _ := capture(t, "extract", "--main-text", post)
 	if mcode != 0 {
 		t.Fatalf("--main-text exit %d", mcode)
+	}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) < 8 || lines[0] != "Checkout queue outage of March 3" || strings.Contains(text, "All rights reserved") || strings.Contains(text, "How we hire") {
+		t.Errorf("--main-text: %d lines, want the article's blocks without the chrome:\n%s", len(lines), text)
 	}
 }
 
