@@ -117,6 +117,9 @@ func TestNameClasses(t *testing.T) {
 		{"back-to-top", true, false, false},
 		{"content-with-aside", true, false, false},
 		{"main", false, false, false},
+		{"single__nojs", true, false, false},
+		{"noscript-warning", true, false, false},
+		{"no-js", false, false, false}, // Modernizr's class on <html>: not boilerplate
 	}
 	for _, tt := range tests {
 		c := classify(tt.names)

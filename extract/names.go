@@ -86,7 +86,10 @@ func classify(s string) nameClass {
 	var buf [16]string
 	words := nameWords(s, buf[:0])
 	for i, w := range words {
-		if negWords[w] || strings.Contains(w, "comment") {
+		// "nojs"/"noscript" hold what a page shows without scripts ("please
+		// enable JavaScript"). Only the joined word counts: the split form
+		// "no-js" is Modernizr's class on <html> itself.
+		if negWords[w] || strings.Contains(w, "comment") || w == "nojs" || w == "noscript" {
 			c.negative = true
 		} else {
 			for _, p := range negPrefixes {
