@@ -261,3 +261,38 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// A trigger section whose wording names no trigger kind still gets a kind
+// from the cause (or latent), never "unknown": the text does name what set
+// the failure off, just not in words the kind table knows.
+func TestTriggerWithoutKindCueIsNotUnknown(t *testing.T) {
+	md := []byte(`# Report service outage
+
+## Symptoms
+
+The report service returned errors for every request for forty minutes and the error-rate alert fired.
+
+## Root cause
+
+A memory leak in the report renderer exhausted the heap of every instance.
+
+## Trigger
+
+A customer exported an unusually wide spreadsheet through the public endpoint.
+
+## Resolution
+
+- We restarted the instances and fixed the leak.
+`)
+	doc, err := extract.Extract(md, extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testClassifier().Classify(doc)
+	if c.Trigger.Description == "" {
+		t.Fatalf("trigger description empty; routes: %+v", c.Trigger)
+	}
+	if c.Trigger.Kind == "unknown" || c.Trigger.Kind == "" {
+		t.Errorf("trigger kind %q for a stated trigger", c.Trigger.Kind)
+	}
+}

@@ -169,6 +169,9 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
 		}
+	}
+	if cs.Trigger.Kind != "" {
+		// the trigger sentences named the kind
 	} else if rc == "" {
 		// nothing stated as cause or trigger: a trigger the article names
 		// clearly still counts
