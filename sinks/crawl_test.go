@@ -3,23 +3,12 @@ package sinks
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 )
 
-func openCrawlStore(t *testing.T) *Store {
-	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "casebook.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func TestSeenSet(t *testing.T) {
-	s := openCrawlStore(t)
+	s := openTemp(t)
 	if e, err := s.SeenURL("https://example.org/a"); err != nil || e != nil {
 		t.Fatalf("unseen URL: %+v %v", e, err)
 	}
@@ -70,7 +59,7 @@ func TestSeenSet(t *testing.T) {
 }
 
 func TestSourceStateAndRuns(t *testing.T) {
-	s := openCrawlStore(t)
+	s := openTemp(t)
 	if _, err := s.GetSourceState("blog"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("state of an unknown source: %v", err)
 	}

@@ -143,15 +143,8 @@ func (s *Store) Merge(draftID, intoID, by, note string) (*casebook.Case, error) 
 			return err
 		}
 		// Only the URL/hash entries move: the target keeps its own submission.
-		for _, src := range d.Sources {
-			for _, e := range [][2]string{{string(bCaseByURL), src.URL}, {string(bCaseByHash), src.SHA256}} {
-				bk := tx.Bucket([]byte(e[0]))
-				if e[1] != "" && string(bk.Get([]byte(e[1]))) == did {
-					if err := bk.Put([]byte(e[1]), []byte(tid)); err != nil {
-						return err
-					}
-				}
-			}
+		if err := moveSourceKeys(tx, d.Sources, did, tid); err != nil {
+			return err
 		}
 		if err := tx.Bucket(bAliases).Put([]byte(did), []byte(tid)); err != nil {
 			return err

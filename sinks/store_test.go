@@ -2,9 +2,11 @@ package sinks
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -239,4 +241,55 @@ func TestMarkEnqueuedMany(t *testing.T) {
 	if len(pending) != 1 || pending[0].ID != ids[2] {
 		t.Fatalf("unenqueued = %+v, want only %s", pending, ids[2])
 	}
+}
+
+func TestStatusOfHeadAndFallback(t *testing.T) {
+	c := casebook.Case{ID: "CB-0001", Status: casebook.StatusPublished}
+	raw, _ := json.Marshal(c)
+	if st, err := statusOf(raw); err != nil || st != casebook.StatusPublished {
+		t.Fatalf("statusOf(case JSON) = %q, %v", st, err)
+	}
+	// A record written some other way (status late, spaced) still counts.
+	if st, err := statusOf([]byte(`{"title": "x", "status" : "draft"}`)); err != nil || st != "draft" {
+		t.Fatalf("fallback = %q, %v", st, err)
+	}
+}
+
+func TestApprovedCaseStillCatchesDuplicates(t *testing.T) {
+	s := openTemp(t)
+	src := []casebook.Source{{URL: "https://a.example/pm", SHA256: "h-pm"}}
+	a, _, _ := s.CreateSubmission("https://a.example/pm", "https://a.example/pm", "manual", "")
+	c := draftCase("A")
+	c.Sources = src
+	r, _ := s.SaveDraft(DraftInput{SubmissionID: a.ID, CanonicalURL: src[0].URL, ContentHash: src[0].SHA256, Case: c})
+	pub, err := s.Approve(r.DraftID, "alice", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := s.CreateSubmission("https://mirror.example/pm", "https://mirror.example/pm", "crawl:m", "m")
+	res, err := s.SaveDraft(DraftInput{SubmissionID: b.ID, CanonicalURL: "https://mirror.example/pm", ContentHash: "h-pm", Case: draftCase("A")})
+	if err != nil || res.DuplicateOf != pub.ID {
+		t.Fatalf("after approval: %+v %v, want duplicate of %s", res, err, pub.ID)
+	}
+	if sub := s.SubmissionOf(pub.ID); sub != a.ID {
+		t.Fatalf("submission of %s = %q, want %s", pub.ID, sub, a.ID)
+	}
+}
+
+func BenchmarkCountStatus(b *testing.B) {
+	c := casebook.Case{ID: "CB-0001", Status: casebook.StatusPublished, Summary: strings.Repeat("a long summary sentence. ", 400)}
+	raw, _ := json.Marshal(c)
+	b.Run("statusOf", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = statusOf(raw)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			var v struct {
+				Status string `json:"status"`
+			}
+			_ = json.Unmarshal(raw, &v)
+		}
+	})
 }
