@@ -93,11 +93,12 @@ func TestBrowser(t *testing.T) {
 	step("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("input[name=q]")))
 	shot("home-desktop")
 	step("search", chromedp.SetValue(chromedp.CSS("input[name=q]"), "数据库"), chromedp.Click(chromedp.CSS("#search-go")),
-		chromedp.WaitVisible(chromedp.CSS("ol.cases a.title")))
-	if got := text("ol.cases a.title"); got != "DNS解析超时导致服务不可用" {
+		// The home page has its own ol.cases: wait for the results page's.
+		chromedp.WaitVisible(chromedp.CSS("ol.cases[data-query] a.title")))
+	if got := text("ol.cases[data-query] a.title"); got != "DNS解析超时导致服务不可用" {
 		t.Fatalf("first search hit = %q", got)
 	}
-	step("open case", chromedp.Click(chromedp.CSS("ol.cases a.title")), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
+	step("open case", chromedp.Click(chromedp.CSS("ol.cases[data-query] a.title")), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
 	if got := text("article.case h1"); got != "DNS解析超时导致服务不可用" {
 		t.Fatalf("case title = %q", got)
 	}
