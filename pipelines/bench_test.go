@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -59,7 +60,11 @@ func (s *benchSite) url(i int) string {
 }
 
 // peakHeap samples the live heap until stop is called, and returns the peak.
+// It also resets the process's peak resident set (VmHWM), so report can give
+// this run's peak RSS rather than the highest since the test binary started.
 func peakHeap() (stop func() uint64) {
+	debug.FreeOSMemory() // hand back what earlier benchmarks left, then reset
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 	var peak atomic.Uint64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -85,6 +90,9 @@ func peakHeap() (stop func() uint64) {
 func report(b *testing.B, n int, elapsed time.Duration, peak uint64) {
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "docs/s")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		b.ReportMetric(peakRSS(b, os.Getpid()), "peak-rss-MiB")
+	}
 	b.ReportMetric(0, "ns/op") // the per-op time is meaningless for a batch
 }
 
@@ -177,7 +185,7 @@ func benchService(b *testing.B, natsURL string) {
 		DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSURL: natsURL,
 		NATSSync: benchSync(b),
 		Fetch:    fetch.Config{AllowPrivateNetworks: true},
-		Runner:   pipelines.RunnerConfig{Concurrency: 4},
+		Runner:   pipelines.RunnerConfig{Concurrency: benchConcurrency(b)},
 		// Short per-host spacing: the benchmark measures the pipeline, not
 		// the politeness bound (the crawl benchmark does that).
 		Politeness: pipelines.Politeness{Concurrency: 4, MinDelay: time.Millisecond},

@@ -1,0 +1,171 @@
+package pipelines_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/casebook/casebook"
+)
+
+// BenchmarkPipelineClusterProcesses is the deployment shape of the scale-out
+// issue, measured: three nats-server processes joined by routes (streams with
+// three replicas), one worker process per stage (`casebook worker`, 16
+// handlers each) and the store process (`casebook serve --stages sink`). It
+// submits b.N pages over the HTTP API and reports documents per second and
+// each process's peak resident memory (VmHWM). Compare its docs/s with
+// BenchmarkPipelineDirect from the same run:
+//
+//	go test -run '^$' -bench 'Pipeline(Direct|ClusterProcesses)' -benchtime 5000x ./pipelines
+func BenchmarkPipelineClusterProcesses(b *testing.B) {
+	if testing.Short() {
+		b.Skip("cluster benchmark skipped in -short mode")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		b.Skip("needs /proc for per-process peak memory")
+	}
+	bin := buildBinary(b)
+	natsBin := buildNATSServer(b)
+	logDir := b.TempDir()
+	site := newBenchSite(b)
+
+	var procs []*proc
+	clientPorts, routes := make([]int, 3), make([]string, 3)
+	routePorts := make([]int, 3)
+	for i := range 3 {
+		clientPorts[i], routePorts[i] = freePort(b), freePort(b)
+		routes[i] = fmt.Sprintf("nats://127.0.0.1:%d", routePorts[i])
+	}
+	var urls []string
+	for i := range 3 {
+		name := fmt.Sprintf("nats-%d", i+1)
+		procs = append(procs, startProc(b, natsBin, logDir, name,
+			"--server_name", name, "-a", "127.0.0.1", "-p", strconv.Itoa(clientPorts[i]),
+			"-js", "-sd", filepath.Join(b.TempDir(), name),
+			"--cluster_name", "casebook-bench", "--cluster", routes[i], "--routes", strings.Join(routes, ",")))
+		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", clientPorts[i]))
+	}
+	natsURLs := strings.Join(urls, ",")
+	conc := strconv.Itoa(benchConcurrency(b))
+	data := b.TempDir()
+	httpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(b))
+	procs = append(procs, startProc(b, bin, logDir, "store", "serve", "--nats", natsURLs, "--stages", "sink",
+		"--data", data, "--http", httpAddr, "--log-level", "warn", "--sources", "none",
+		"--submit-rate", "100000", "--submit-burst", "100000", "--host-delay", "1ms", "--host-concurrency", "4"))
+	for _, stage := range []string{"fetch", "extract", "classify"} {
+		procs = append(procs, startProc(b, bin, logDir, stage, "worker", "--stage", stage, "--nats", natsURLs,
+			"--allow-private-networks", "--concurrency", conc, "--log-level", "warn"))
+	}
+	b.Cleanup(func() {
+		if b.Failed() {
+			for _, p := range procs {
+				raw, _ := os.ReadFile(filepath.Join(logDir, p.name+".log"))
+				b.Logf("--- %s log tail ---\n%s", p.name, tail(raw, 3000))
+			}
+		}
+	})
+	client := waitForServer(b, "http://"+httpAddr, data)
+	// Let every worker bind its consumer before the clock starts.
+	time.Sleep(2 * time.Second)
+
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	ids := make([]string, b.N)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 8 { // concurrent API clients
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				ids[i] = submitRetrying(b, client, site.url(i)).ID
+			}
+		}()
+	}
+	for i := 0; i < b.N; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for _, id := range ids {
+		for {
+			var sub casebook.Submission
+			_, err := client.Do(ctx, "GET", "/api/v1/submissions/"+id, nil, &sub)
+			if err == nil && sub.Terminal() {
+				if sub.State != casebook.StateDrafted {
+					b.Fatalf("%s ended %s (%s%s), want drafted", id, sub.State, sub.Reason, sub.Error)
+				}
+				break
+			}
+			if time.Since(start) > 10*time.Minute {
+				b.Fatalf("%s still %s after 10 minutes (%v)", id, sub.State, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "docs/s")
+	b.ReportMetric(0, "ns/op")
+	var natsPeak float64
+	for _, p := range procs {
+		mib := peakRSS(b, p.cmd.Process.Pid)
+		if strings.HasPrefix(p.name, "nats-") {
+			natsPeak = max(natsPeak, mib)
+			continue
+		}
+		b.ReportMetric(mib, p.name+"-peak-rss-MiB")
+	}
+	b.ReportMetric(natsPeak, "nats-server-peak-rss-MiB")
+}
+
+// buildNATSServer builds the nats-server release this module depends on, so
+// the cluster runs as real separate server processes.
+func buildNATSServer(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "nats-server")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build nats-server: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// peakRSS reads a process's peak resident set (VmHWM) in MiB.
+func peakRSS(b *testing.B, pid int) float64 {
+	b.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatalf("peak RSS of %d: %v", pid, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err != nil {
+				b.Fatalf("VmHWM %q: %v", v, err)
+			}
+			return kb / 1024
+		}
+	}
+	b.Fatalf("no VmHWM in /proc/%d/status", pid)
+	return 0
+}
+
+func tail(raw []byte, n int) []byte {
+	if len(raw) > n {
+		return raw[len(raw)-n:]
+	}
+	return raw
+}
