@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
 )
@@ -170,13 +172,21 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 			b.heading(1, headline)
 		}
 	}
+	lead := p.leadBefore(c)
 	var total float64
+	for _, bi := range lead {
+		total += p.blocks[bi].value
+	}
 	for bi := e.blocks; bi < e.end; bi++ {
 		if blk := &p.blocks[bi]; !p.els[blk.el].drop && blk.value > 0 {
 			total += blk.value
 		}
 	}
-	var seen float64
+	var seen, leadSeen float64
+	for _, bi := range lead {
+		leadSeen += p.blocks[bi].value
+		b.block(p.blocks[bi].kind, p.blocks[bi].text)
+	}
 	for bi := e.blocks; bi < e.end; bi++ {
 		blk := &p.blocks[bi]
 		if p.els[blk.el].drop {
@@ -185,7 +195,7 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 		if seen == 0 && bi < e.blocks+8 && bylineLike(blk) {
 			continue // "By Jane Doe - 2019-04-10" above the first paragraph
 		}
-		if blk.len <= 60 && seen >= 0.5*total && endMarker(blk.text) || blk.len <= 100 && seen >= commentsAfter && commentsMarker(blk.text) {
+		if blk.len <= 60 && seen+leadSeen >= 0.5*total && endMarker(blk.text) || blk.len <= 100 && seen+leadSeen >= commentsAfter && commentsMarker(blk.text) {
 			break // "Comments", "Related posts": the article is over
 		}
 		if blk.value > 0 {
@@ -504,3 +514,88 @@ func (p *page) expand(best int) int {
 }
 
 const linkSteep, linkKnee = 3, 0.35
+
+// Lead paragraphs sit just before the article body in an element of their
+// own (a "lead", "intro" or description box beside the body's), under the
+// same parent: up to leadMax prose blocks worth leadValue each, above the
+// body and below the headline, with only short lines (dates, captions,
+// share buttons, which are left out) between them.
+const leadMax, leadValue, leadSkip = 3, 40, 80
+
+// leadBefore returns the lead paragraphs of container c, in page order.
+func (p *page) leadBefore(c int) []int {
+	par := p.els[c].parent
+	if par < 0 || p.els[par].drop {
+		return nil
+	}
+	switch p.els[par].node.DataAtom {
+	case atom.Body, atom.Html, atom.Tr, atom.Tbody, atom.Table:
+		// the whole page, or the cells of a layout row, which stand
+		// side by side rather than one above the other
+		return nil
+	}
+	var lead []int
+	for bi := p.els[c].blocks - 1; bi >= p.els[par].blocks && len(lead) < leadMax; bi-- {
+		b := &p.blocks[bi]
+		if b.kind == Heading || p.els[b.el].drop {
+			break
+		}
+		if b.kind == Paragraph && b.value >= leadValue && b.links*5 < b.len && prose(b) && keep(b) && !bylineLike(b) && !p.inHeader(b.el, par) {
+			lead = append(lead, bi)
+			continue
+		}
+		if b.len > leadSkip {
+			break
+		}
+	}
+	slices.Reverse(lead)
+	return lead
+}
+
+// inHeader reports an element inside a <header> or a pull quote below
+// ancestor par: an article header's standfirst and a quote box restate
+// the article rather than open it.
+func (p *page) inHeader(el, par int) bool {
+	for ; el >= 0 && el != par; el = p.els[el].parent {
+		if p.els[el].node.DataAtom == atom.Header || p.els[el].names.quote {
+			return true
+		}
+	}
+	return false
+}
+
+// prose reports a block that reads as sentences: it ends as one, or it is
+// long and holds a sentence break ("… снизили. Новая …").
+func prose(b *block) bool {
+	if sentenceEnd(b.text) {
+		return true
+	}
+	if b.len < 100 {
+		return false
+	}
+	prev := ' '
+	for _, r := range b.text {
+		if r == '。' || r == '！' || r == '？' {
+			return true
+		}
+		if unicode.IsUpper(r) && (prev == '.' || prev == '!' || prev == '?') {
+			return true
+		}
+		if r != ' ' {
+			prev = r
+		}
+	}
+	return false
+}
+
+// sentenceEnd reports text that ends as a sentence does, in any of the
+// three languages: captions, datelines and bylines mostly do not.
+func sentenceEnd(s string) bool {
+	s = strings.TrimRight(s, " \"'»”)）)")
+	r, _ := utf8.DecodeLastRuneInString(s)
+	switch r {
+	case '.', '!', '?', '…', '。', '！', '？':
+		return true
+	}
+	return false
+}

@@ -76,6 +76,7 @@ func nameWords(s string, out []string) []string {
 // article, strongly the article body, or an article-ish name.
 type nameClass struct {
 	negative, never, strong, positive bool
+	quote                             bool // a pull quote: "quote", "pullquote", "blockquote"
 }
 
 func classify(s string) nameClass {
@@ -116,6 +117,9 @@ func classify(s string) nameClass {
 				(next == "body" || next == "content" || next == "text" || next == "entry") {
 				c.strong = true
 			}
+		}
+		if w == "quote" || w == "pullquote" || w == "blockquote" {
+			c.quote = true
 		}
 		switch w {
 		case "articlebody", "postbody", "postcontent", "entrycontent", "storybody", "maincontent", "articlecontent", "articletext", "newstext", "markdown", "prose":

@@ -1,0 +1,100 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// ruleCase is a small page and what its main text must and must not hold.
+type ruleCase struct {
+	name   string
+	html   string
+	has    []string
+	hasNot []string
+}
+
+func runRuleCases(t *testing.T, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Extract([]byte(tc.html), Options{Format: FormatHTML})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDoc(t, d)
+			for _, s := range tc.has {
+				if !strings.Contains(d.Text, s) {
+					t.Errorf("Text lacks %q\n%s", s, d.Text)
+				}
+			}
+			for _, s := range tc.hasNot {
+				if strings.Contains(d.Text, s) {
+					t.Errorf("Text has %q\n%s", s, d.Text)
+				}
+			}
+		})
+	}
+}
+
+// body is three paragraphs of article text, enough to be the container.
+const ruleBody = `<div class="story-text">
+<p>The replication lag on the primary database grew from seconds to forty minutes over the afternoon, and the read replicas served stale balances to customers.</p>
+<p>Engineers traced the lag to a batch job that rewrote every row of the ledger table in a single transaction, which the replicas had to apply in one piece.</p>
+<p>The job was split into small batches the next morning, and the lag has stayed under two seconds since then, even at the busiest hour of the day.</p>
+</div>`
+
+// ruleMore lengthens ruleBody so that it outweighs what sits around it.
+const ruleMore = `<p>The team now reviews every job that writes more than a million rows before it runs, and the replicas alert when they fall a minute behind.</p>
+<p>A second alert fires when a single transaction has been open for more than five minutes, which would have caught this job within its first hour.</p>`
+
+func TestLeadParagraph(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{
+			name: "lead box before the body",
+			html: `<html><body><div class="wrap"><h1>Stale balances after a replication stall</h1>
+<div class="intro"><p>A payments company showed customers wrong balances for most of a working day. Nobody lost money.</p></div>
+` + ruleBody + `</div><div class="menu"><a href="/">Home</a> <a href="/news">News</a></div></body></html>`,
+			has: []string{"showed customers wrong balances", "The replication lag", "lag has stayed under"},
+		},
+		{
+			name: "lead without a final full stop, past a date and a caption",
+			html: `<html><body><div class="wrap"><h1>Stale balances after a replication stall</h1>
+<div class="lead">Сбой репликации показал клиентам неверные остатки на счетах. Деньги никто не потерял, а к вечеру все остатки снова совпали, сообщили в компании</div>
+<div class="when">12.03.2021 14:05</div>
+<div class="pic">Серверная комната / фото пресс-службы</div>
+` + strings.Replace(ruleBody, "</div>", ruleMore+"</div>", 1) + `</div></body></html>`,
+			has:    []string{"Сбой репликации показал клиентам", "The replication lag"},
+			hasNot: []string{"12.03.2021", "пресс-службы"},
+		},
+		{
+			name: "a standfirst in the article header is not the lead",
+			html: `<html><body><div class="wrap"><header><h1>Stale balances after a replication stall</h1>
+<p class="summary">Why a batch job that looked harmless held a whole database back for an afternoon.</p></header>
+` + ruleBody + `</div></body></html>`,
+			has:    []string{"The replication lag"},
+			hasNot: []string{"looked harmless"},
+		},
+		{
+			name: "a pull quote is not the lead",
+			html: `<html><body><div class="wrap"><div class="press-quote">We split the job into small batches the next morning, and the lag has not come back, not even at the busiest hour.</div>
+` + ruleBody + `</div></body></html>`,
+			has:    []string{"The replication lag"},
+			hasNot: []string{"has not come back"},
+		},
+		{
+			name: "a neighbouring layout cell is not the lead",
+			html: `<html><body><table><tr><td><ul><li><a href="/">Home page of the gazette</a></li><li><a href="/a">Archive of past issues</a></li><li><a href="/c">Contact the newsroom</a></li></ul>
+<p>Our office is at 5 Harbour Street, open from nine to five on weekdays. Call us any time.</p></td>
+<td>` + strings.TrimSuffix(strings.TrimPrefix(ruleBody, `<div class="story-text">`), "</div>") + `</td></tr></table></body></html>`,
+			has:    []string{"The replication lag"},
+			hasNot: []string{"Harbour Street"},
+		},
+		{
+			name: "a sidebar paragraph before the body is not the lead",
+			html: `<html><body><div class="wrap"><div class="sidebar"><p>Subscribe to our weekly letter and get every post about databases in your inbox.</p></div>
+` + ruleBody + `</div></body></html>`,
+			has:    []string{"The replication lag"},
+			hasNot: []string{"weekly letter"},
+		},
+	})
+}
