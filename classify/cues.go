@@ -106,6 +106,12 @@ func key(s string, r0 rune) string {
 // each calls fn with the index of every cue occurrence in low, until fn
 // returns false. It allocates nothing: it runs for every sentence.
 func (ix *cueIndex) each(low string, fn func(ci int) bool) {
+	ix.eachAt(low, func(ci, _ int) bool { return fn(ci) })
+}
+
+// eachAt is each with the byte offset of every occurrence, for rules that
+// look at a cue's neighbours.
+func (ix *cueIndex) eachAt(low string, fn func(ci, at int) bool) {
 	prevWord := false
 	for i := 0; i < len(low); {
 		var r rune
@@ -133,10 +139,16 @@ func (ix *cueIndex) each(low string, fn func(ci int) bool) {
 		i += n
 	}
 	for _, ci := range ix.other {
-		for k := strings.Count(low, ix.cs[ci].text); k > 0; k-- {
-			if !fn(ci) {
+		t := ix.cs[ci].text
+		for from := 0; ; {
+			k := strings.Index(low[from:], t)
+			if k < 0 {
+				break
+			}
+			if !fn(ci, from+k) {
 				return
 			}
+			from += k + len(t)
 		}
 	}
 }
@@ -157,11 +169,11 @@ func runeClass(r rune) (han, word bool) {
 }
 
 // try reports the candidates that match at position i; false stops the scan.
-func (ix *cueIndex) try(low string, i int, cands []int, fn func(int) bool) bool {
+func (ix *cueIndex) try(low string, i int, cands []int, fn func(ci, at int) bool) bool {
 	for _, ci := range cands {
 		t := ix.cs[ci].text
 		if strings.HasPrefix(low[i:], t) && (!ix.whole || endsWord(low, i+len(t), t)) {
-			if !fn(ci) {
+			if !fn(ci, i) {
 				return false
 			}
 		}
@@ -283,7 +295,13 @@ var fieldCues = map[field]cueSet{
 			"the fix", "a fix", "hotfix", "patched", "reattached", "recover", "has fixed", "we changed", "we have now changed",
 			"исправил", "исправлен", "исправление", "починил", "починили", "откатил", "перезапустил", "рестарт",
 			"убил", "убили", "поправил", "срезал", "восстановил", "восстановлен", "обходн", "фикс",
-			"修复", "解决", "恢复", "回滚", "重启", "改为", "临时方案", "解决方法", "解决方案")),
+			"修复", "解决", "恢复", "回滚", "重启", "改为", "临时方案", "解决方法", "解决方案",
+		)),
+		// the outcome of a step: the problem eased (outweighs "after the
+		// migration", which leads such sentences)
+		weighted(3, cues("alleviated", "went away", "back to normal",
+			"пришло в норму", "пришёл в норму", "пришла в норму", "пришли в норму", "нормализовал",
+			"缓解", "恢复正常")),
 		cues("increased", "we added", "we removed", "removed the", "replaced", "applied", "scaled",
 			"cleared", "manually", "re-enabled", "upgraded to", "redeploy", "rebuilt", "scanned", "scanning",
 			"checked", "searched", "terminated", "deleted", "downgraded", "disabled", "drained", "cordon",

@@ -51,11 +51,11 @@ var rootCauseCues = map[string]cueSet{
 
 var triggerCues = map[string]cueSet{
 	"deploy": cues("deploy", "deployment", "release", "rolled out", "rollout", "shipped", "merged",
-		"деплой", "релиз", "выкат", "发布", "上线", "部署"),
+		"депло", "задеплои", "релиз", "выкат", "发布", "上线", "部署"),
 	"config-change": cues("config change", "configuration change", "changed the", "renamed", "rename", "setting was changed",
 		"modified", "изменени", "переименова", "修改", "变更", "改为"),
 	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped",
-		"обновлен", "обновил", "миграц", "升级", "迁移", "更新"),
+		"обновл", "обнови", "миграц", "升级", "迁移", "更新"),
 	"maintenance": cues("maintenance", "planned work", "copy", "cloned", "snapshot", "housekeeping",
 		"обслуживан", "плановые работы", "维护", "复制", "快照"),
 	"traffic-surge": cues("traffic spike", "surge", "spike in traffic", "load spike", "flash crowd", "elevated load",
@@ -63,7 +63,12 @@ var triggerCues = map[string]cueSet{
 	"dependency-event": cues("vulnerability disclosed", "was disclosed", "upstream outage", "provider outage", "vendor released",
 		"published", "announced", "cve-", "внешн", "上游", "第三方"),
 	"time": cues("expired", "expiry", "cron", "scheduled", "daily run", "nightly", "leap second", "at midnight",
-		"по расписанию", "истек", "定时", "过期", "到期"),
+		"по расписанию", "истек", "定时", "过期", "到期",
+		// a schedule: what runs every so often sets off what recurs
+		"daily", "hourly", "weekly", "regularly", "periodic", "every day", "every night", "every hour",
+		"every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
+		"ежедневн", "ежечасн", "еженедельн", "каждую ночь", "каждый час", "каждые", "периодическ", "регулярн", "крон",
+		"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务"),
 	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "сбой железа", "硬件故障", "宕机"),
 	"failover":       cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
 }
@@ -165,7 +170,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	}
 	trig := strings.ToLower(cs.Trigger.Description)
 	if trig != "" {
-		if kind, s := bestLabel(triggerCues, triggerOrder, trig, ""); kind != "" {
+		if kind, s := bestTrigger([]triggerText{{trig, 3, false}}); kind != "" {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = round2(min(0.3+s/15, 0.9))
 		}
@@ -175,14 +180,14 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	} else if rc == "" {
 		// nothing stated as cause or trigger: a trigger the article names
 		// clearly still counts
-		if kind, s := bestLabel(triggerCues, triggerOrder, title, a.low); kind != "" && s >= triggerMin {
+		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {a.low, 0, true}}); kind != "" && s >= triggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.3
 		}
 	} else {
-		// no trigger told apart from the cause: one named in the cause or
-		// the title, else the cause was there all along
-		if kind, s := bestLabel(triggerCues, triggerOrder, title+"\n"+rc, ""); kind != "" && s >= triggerMin {
+		// no trigger told apart from the cause: one the title names, or one
+		// the cause tells as an event, else the cause was there all along
+		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {rc, 3, true}}); kind != "" && s >= triggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.4
 		} else {

@@ -1,0 +1,235 @@
+package classify
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// triggerEvents are phrases that state a trigger event by themselves, so
+// they count wherever they stand ("upgraded to", "was deployed", "升级到").
+var triggerEvents = map[string]cueSet{
+	"deploy": cues("rolled out", "was deployed", "were deployed", "we deployed", "was released", "were released",
+		"was pushed", "were pushed", "pushed a change", "went out",
+		"выкатили", "задеплоил", "раскатили",
+		"灰度", "发版", "上线了", "发布了", "部署了"),
+	"config-change": cues("was changed", "were changed", "was set to", "was renamed", "reduced from", "reduction from",
+		"increased from", "lowered from", "raised from", "changed from", "decreased from",
+		"изменили", "поменяли", "переименовали", "уменьшили с", "увеличили с", "снизили с", "был изменён", "был изменен",
+		"было изменено", "была изменена",
+		"被修改", "被改", "改成", "调整为", "修改了", "调小", "调大"),
+	"upgrade": cues("from version", "to version", "version bump", "bumped", "upgraded to", "upgraded from", "updated to",
+		"обновили до", "обновились до", "обновление до", "на новую версию", "с версии", "до версии",
+		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从"),
+	"maintenance": cues("planned maintenance", "scheduled maintenance", "maintenance window",
+		"плановые работы", "регламентн", "维护窗口", "割接"),
+}
+
+// gatedTriggers are the kinds whose plain words name things as often as
+// events: "each deployment's replicas", "deployed infrastructure", "fixed
+// by GKE upgrades", "没有更新". In a cause or the article body they count
+// only where the words beside them state an event.
+var gatedTriggers = map[string]bool{"deploy": true, "upgrade": true, "config-change": true, "maintenance": true}
+
+// Words beside a trigger word that make it an event, matched as whole words
+// (so "we" is not "web", "no" not "node"): before it ("after the
+// upgrade", "при обновлении", "在升级") or after it ("the deploy caused",
+// "升级后", "更新内核导致").
+var (
+	eventBefore = cues("after", "following", "since", "during", "when", "while", "time of", "caused by",
+		"triggered by", "due to", "because of", "recent", "planned", "routine",
+		"после", "при", "во время", "в ходе", "из-за", "вследствие", "когда",
+		"недавно", "недавнее", "недавнего", "недавней", "недавний", "плановое", "планового", "плановой", "плановых",
+		"очередное", "очередного", "очередной",
+		"在", "由于", "因为", "因", "进行", "做了", "一次", "这次", "本次", "经过", "最近")
+	// a subject or an auxiliary makes an event only right before the word
+	// ("we upgraded", "was deployed"), not a clause away ("had reviewed
+	// the deployed infrastructure")
+	eventJustBefore = cues("we", "was", "were", "had", "мы", "был", "была", "было", "были")
+	eventAfter      = cues("caused", "causes", "triggered", "introduced", "broke", "led to", "resulted", "went",
+		"вызвал", "вызвала", "вызвало", "привел", "привела", "привело", "привёл", "сломал", "сломала", "сломало",
+		"спровоцировал", "спровоцировала", "спровоцировало", "повлекло", "повлекла", "прошло", "прошла", "прошёл",
+		"прошел",
+		"后", "之后", "以后", "完", "了", "导致", "引起", "触发", "造成", "时", "过程", "期间", "失败")
+	// a trigger word right after a negation names what did not happen
+	eventNegation = cues("not", "no", "never", "without", "didn't", "did not", "не", "без",
+		"没有", "没", "未", "不", "无")
+)
+
+// Window sizes in units (a Latin or Cyrillic word, or one Han character).
+const (
+	eventBeforeUnits   = 4
+	eventAfterUnits    = 4
+	eventNegationUnits = 2
+)
+
+var (
+	triggerAll   labelledCues // triggerCues and triggerEvents
+	triggerEvent []bool       // whether cue i of triggerAll is an event phrase
+)
+
+func init() {
+	for _, t := range []struct {
+		table map[string]cueSet
+		event bool
+	}{{triggerCues, false}, {triggerEvents, true}} {
+		for label, cs := range t.table {
+			for _, c := range cs {
+				triggerAll.cs = append(triggerAll.cs, c)
+				triggerAll.labels = append(triggerAll.labels, label)
+				triggerEvent = append(triggerEvent, t.event)
+			}
+		}
+	}
+}
+
+// triggerCounts counts trigger kinds named in low, once per word (stems of
+// one kind that start at the same place, "upgrade" and "upgraded", count
+// once). With gated, a plain word of a gatedTriggers kind counts only where
+// its neighbours state an event.
+func triggerCounts(low string, gated bool) map[string]int {
+	out := map[string]int{}
+	type hit struct {
+		label string
+		at    int
+	}
+	var seen []hit
+	compiled(triggerAll.cs).eachAt(low, func(ci, at int) bool {
+		label := triggerAll.labels[ci]
+		for _, h := range seen {
+			if h.label == label && h.at == at {
+				return true
+			}
+		}
+		if !triggerEvent[ci] && gated && gatedTriggers[label] && !statesEvent(low, at, at+len(triggerAll.cs[ci].text)) {
+			return true
+		}
+		seen = append(seen, hit{label, at})
+		out[label]++
+		return true
+	})
+	return out
+}
+
+// statesEvent reports whether the trigger word at low[start:end] is told
+// as something that happened: an event word stands in the clause just
+// before or after it, and no negation right before it.
+func statesEvent(low string, start, end int) bool {
+	if anyWord(eventNegation, unitsBefore(low, start, eventNegationUnits)) {
+		return false
+	}
+	if anyWord(eventBefore, unitsBefore(low, start, eventBeforeUnits)) || anyWord(eventJustBefore, unitsBefore(low, start, 1)) {
+		return true
+	}
+	// skip the rest of the word the stem began ("upgrad|ing")
+	for end < len(low) {
+		r, n := utf8.DecodeRuneInString(low[end:])
+		if han, word := runeClass(r); han || !word {
+			break
+		}
+		end += n
+	}
+	return anyWord(eventAfter, unitsAfter(low, end, eventAfterUnits))
+}
+
+// anyWord reports whether one of the cues occurs in low as a whole word.
+func anyWord(cs cueSet, low string) bool {
+	hit := false
+	compiledWith(cs, true).each(low, func(int) bool { hit = true; return false })
+	return hit
+}
+
+// clauseStop ends the window of a trigger word's neighbours.
+const clauseStop = ".,;:!?()\n，。；：！？（）、"
+
+// unitsBefore returns up to n units of low ending at i, within its clause,
+// starting at a word start.
+func unitsBefore(low string, i, n int) string {
+	j, units, inWord := i, 0, false
+	for j > 0 {
+		r, size := utf8.DecodeLastRuneInString(low[:j])
+		if strings.ContainsRune(clauseStop, r) {
+			break
+		}
+		han, word := runeClass(r)
+		switch {
+		case han:
+			units++
+			inWord = false
+		case word:
+			if !inWord {
+				units++
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+		if units > n {
+			break
+		}
+		j -= size
+	}
+	return low[j:i]
+}
+
+// unitsAfter returns up to n units of low starting at i, within its clause.
+func unitsAfter(low string, i, n int) string {
+	j, units, inWord := i, 0, false
+	for j < len(low) {
+		r, size := utf8.DecodeRuneInString(low[j:])
+		if strings.ContainsRune(clauseStop, r) {
+			break
+		}
+		han, word := runeClass(r)
+		switch {
+		case han:
+			units++
+			inWord = false
+		case word:
+			if !inWord {
+				units++
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+		if units > n {
+			break
+		}
+		j += size
+	}
+	return low[i:j]
+}
+
+// bestTrigger picks the trigger kind named most in texts (weights as in
+// bestLabelWeighted), ties broken by triggerOrder.
+func bestTrigger(texts []triggerText) (string, float64) {
+	score := map[string]float64{}
+	for _, t := range texts {
+		if t.text == "" {
+			continue
+		}
+		for label, n := range triggerCounts(t.text, t.gated) {
+			if t.w == 0 {
+				score[label] += min(float64(n), 3) * 0.5
+			} else {
+				score[label] += t.w * float64(n)
+			}
+		}
+	}
+	best, bestScore := "", 0.0
+	for _, label := range triggerOrder {
+		if s := score[label]; s > bestScore {
+			best, bestScore = label, s
+		}
+	}
+	return best, bestScore
+}
+
+// triggerText is a text to read a trigger kind from: a trigger sentence
+// or a title names one outright, a cause or the article body only where
+// the words state an event (gated).
+type triggerText struct {
+	text  string
+	w     float64
+	gated bool
+}

@@ -1,0 +1,141 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// A plain trigger word counts in a cause only where it is told as an event;
+// a thing named by the same word, a fix or a negated step does not.
+func TestTriggerCountsGated(t *testing.T) {
+	cases := []struct {
+		text, kind string
+		want       int
+	}{
+		{"after the deploy of the billing worker, requests began to fail", "deploy", 1},
+		{"we upgraded the ingress controller on tuesday", "upgrade", 1},
+		{"a planned upgrade of the queue cluster broke consumers", "upgrade", 1},
+		{"nobody had reviewed the deployed infrastructure for a year", "deploy", 0},
+		{"each replica of every deployment holds a connection", "deploy", 0},
+		{"latency improved through node replacement and cluster upgrades", "upgrade", 0},
+		{"we did not upgrade the agents", "upgrade", 0},
+		{"при обновлении кластера сломалась маршрутизация", "upgrade", 1},
+		{"после деплоя воркеры перестали отвечать", "deploy", 1},
+		{"мы не обновляли агент уже год", "upgrade", 0},
+		{"описание деплоя лежит в репозитории", "deploy", 0},
+		{"升级内核后磁盘无法挂载", "upgrade", 1},
+		{"在升级集群的过程中网关超时", "upgrade", 1},
+		{"因为这里没有更新配置文件", "upgrade", 0},
+		{"文档更新频率很低", "upgrade", 0},
+	}
+	for _, tc := range cases {
+		if got := triggerCounts(tc.text, true)[tc.kind]; got != tc.want {
+			t.Errorf("triggerCounts(%q)[%s] = %d, want %d", tc.text, tc.kind, got, tc.want)
+		}
+		// ungated (a trigger sentence) every mention counts, once per word
+		if got := triggerCounts(tc.text, false)[tc.kind]; got != 1 {
+			t.Errorf("ungated triggerCounts(%q)[%s] = %d, want 1", tc.text, tc.kind, got)
+		}
+	}
+}
+
+// Phrases that state a trigger by themselves, and schedules, name the kind.
+func TestBestTriggerEventsAndSchedules(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"the pool timeout was reduced from 2s to 250ms while the nightly import ran heavy queries", "config-change"},
+		{"a fix for the dashboard was pushed and sent api traffic to the wrong backend", "deploy"},
+		{"the resolver moved from version 1.6 to 1.8 with the cluster", "upgrade"},
+		{"the snapshot job runs every 15 minutes and blocks writes while it forks", "time"},
+		{"таймаут уменьшили с 2 секунд до 300 мс, и пул начал отказывать", "config-change"},
+		{"резервное копирование запускается каждые 10 минут и блокирует запись", "time"},
+		{"кластер обновили до версии 1.29, и ингресс перестал отвечать", "upgrade"},
+		{"连接超时被修改为300毫秒后，重试开始堆积", "config-change"},
+		{"备份任务每隔10分钟执行一次，执行时写入被阻塞", "time"},
+		{"前几天灰度发布了一个客户端版本，里面有全量拉取的逻辑", "deploy"},
+	}
+	for _, tc := range cases {
+		if got, _ := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want {
+			t.Errorf("bestTrigger(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A sentence that reports a problem easing is a fix's outcome, not a trigger,
+// even when it opens with "after the migration".
+func TestOutcomeIsRemediationNotTrigger(t *testing.T) {
+	for _, s := range []string{
+		"After the migration, the periodic stalls of the checkout service were alleviated.",
+		"После миграции задержки пришли в норму.",
+		"迁移后，接口的周期性卡顿明显缓解。",
+	} {
+		sc := fieldScores(toLower(s))
+		if sc[fRemediation] <= sc[fTrigger] {
+			t.Errorf("%q: remediation %.2f, trigger %.2f; want remediation ahead", s, sc[fRemediation], sc[fTrigger])
+		}
+	}
+}
+
+// A cause that names deployments as things and an upgrade as the fix has no
+// distinct trigger: latent, not deploy or upgrade.
+func TestCauseMentionsAreNotTriggers(t *testing.T) {
+	cases := []struct{ name, md, want string }{
+		{"en", `# Queue workers starved of connections
+
+## Symptoms
+
+The order queue backed up for two hours and the lag alert fired.
+
+## Root cause
+
+Each deployment of the worker service opens forty connections, and the deployed pool size was never revisited, so the database ran out of connections. We recovered through node replacement and database upgrades.
+
+## Resolution
+
+- We reduced the worker count and restarted the pool.
+`, "latent"},
+		{"ru", `# Воркеры остались без соединений
+
+## Симптомы
+
+Очередь заказов росла два часа, сработал алерт на отставание.
+
+## Корневая причина
+
+Причина в том, что каждый деплоймент сервиса открывал сорок соединений, и база исчерпала лимит подключений. Обновление драйвера потом помогло.
+
+## Исправление
+
+- Уменьшили число воркеров и перезапустили пул.
+`, "latent"},
+		{"zh", `# 队列消费者连接耗尽
+
+## 现象
+
+订单队列积压了两个小时，延迟告警触发。
+
+## 根因
+
+根本原因是每个消费者实例打开四十个连接，数据库连接数被耗尽。这里并没有更新驱动。
+
+## 解决方法
+
+- 减少消费者数量并重启连接池。
+`, "latent"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := testClassifier().Classify(doc)
+			if c.RootCause.Description == "" {
+				t.Fatal("no root cause routed")
+			}
+			if c.Trigger.Kind != tc.want {
+				t.Errorf("trigger kind %q, want %q (cause %q, trigger %q)", c.Trigger.Kind, tc.want, c.RootCause.Description, c.Trigger.Description)
+			}
+		})
+	}
+}
