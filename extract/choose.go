@@ -260,7 +260,7 @@ func keep(b *block) bool {
 	if ld > 0.6 {
 		return false
 	}
-	if b.kind == Paragraph && b.len <= 120 && boilerLine(b.text) {
+	if b.kind == Paragraph && (b.len <= 120 && boilerLine(b.text) || notice(b)) {
 		return false
 	}
 	return true
@@ -279,6 +279,58 @@ var boilerStarts = []string{
 	// the same in traditional characters
 	"免責聲明", "責任編輯", "[責任編輯", "【責任編輯", "編輯：", "編輯:", "(編輯", "（編輯", "字號", "分享到", "列印",
 	"關閉", "【關閉", "廣告", "來源：", "來源:", "原標題", "標籤：", "相關新聞", "版權所有", "本文來源",
+}
+
+// noticeStarts open the site's notices that follow or precede articles,
+// however long they run: disclaimers, reprint and copyright terms.
+var noticeStarts = []string{
+	"声明：", "声明:", "聲明：", "聲明:", "版权声明", "版權聲明",
+	"严正申明", "嚴正申明", "特别声明：", "特別聲明：", "本文版权", "本文版權", "凡注明", "凡本网注明", "凡本網注明",
+	"при использовании материал", "при перепечатке", "при цитировании", "при полном или частичном",
+}
+
+// noticeCues mark a line as a notice wherever they stand in it: reprint
+// terms, "press Ctrl+Enter to report a typo", loading placeholders.
+var noticeCues = []string{
+	"不得转载", "不得轉載", "严禁转载", "嚴禁轉載", "禁止转载", "禁止轉載",
+	"ссылка обязательна", "ссылка на источник обязательна", "гиперссылка обязательна", "ссылка на сайт обязательна",
+	"all rights reserved", "may not be published, broadcast", "may not be reproduced",
+	"ctrl+enter", "ctrl-enter", "ctrl + enter", "ctrl+insert",
+}
+
+// noticeMax bounds the lines noticeCues may drop: a long paragraph that
+// mentions them is article text.
+const noticeMax = 200
+
+// loadingCues are the whole of a loading placeholder.
+var loadingCues = []string{"loading", "please wait", "загрузка", "загружается", "подождите", "加载中", "載入中", "正在加载", "正在載入"}
+
+// notice reports a block that is a site notice rather than article text.
+func notice(b *block) bool {
+	l := strings.ToLower(strings.TrimLeft(b.text, " \t[【(（*•·|-"))
+	for _, m := range noticeStarts {
+		if strings.HasPrefix(l, m) {
+			return true
+		}
+	}
+	if b.len > noticeMax {
+		return false
+	}
+	for _, m := range noticeCues {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	if b.len <= 40 {
+		rest := l
+		for _, m := range loadingCues {
+			rest = strings.ReplaceAll(rest, m, "")
+		}
+		if rest != l && strings.Trim(rest, " .,:;!…。，-–—пожалуйста") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // boilerLine reports a short line that opens with one of boilerStarts.

@@ -98,3 +98,42 @@ func TestLeadParagraph(t *testing.T) {
 		},
 	})
 }
+
+func TestNotices(t *testing.T) {
+	page := func(extra string) string {
+		return `<html><body><div class="story-text">
+<p>The replication lag on the primary database grew from seconds to forty minutes over the afternoon, and the read replicas served stale balances to customers.</p>
+<p>Engineers traced the lag to a batch job that rewrote every row of the ledger table in a single transaction, which the replicas had to apply in one piece.</p>
+` + extra + `
+<p>The job was split into small batches the next morning, and the lag has stayed under two seconds since then, even at the busiest hour of the day.</p>
+</div></body></html>`
+	}
+	drop := []struct{ name, line string }{
+		{"zh statement", "声明：本站刊登此文只为传递更多信息，并不代表赞同文中观点，也不对文中所述内容的真实性作任何保证，读者请自行核实相关内容，由此引发的一切后果与本站无关。"},
+		{"zh copyright, long", "本文版权归本报所有，任何单位或个人未经书面许可，不得以任何方式转载、摘编、复制或者建立镜像，违者本报将依法追究其法律责任，特此告知。"},
+		{"zh reprint terms", "（本稿件由合作媒体提供，不得转载。）"},
+		{"zh traditional reprint terms", "（本文內容由合作夥伴提供，不得轉載。）"},
+		{"ru reuse terms", "При использовании материалов сайта ссылка на издание обязательна."},
+		{"ru link required", "Перепечатка разрешена, гиперссылка обязательна."},
+		{"ru typo prompt", "Нашли опечатку? Выделите её мышью и нажмите Ctrl+Enter, и мы всё исправим."},
+		{"en typo prompt", "Spotted a mistake? Select the text and press Ctrl-Enter to tell the editors."},
+		{"en rights", "Copyright 2020 The Example Wire. All rights reserved. This material may not be published, broadcast or redistributed."},
+		{"ru loading", "Загрузка. Пожалуйста, подождите..."},
+		{"en loading", "Loading, please wait…"},
+		{"zh loading", "正在加载…"},
+	}
+	var cases []ruleCase
+	for _, d := range drop {
+		cases = append(cases, ruleCase{name: d.name, html: page("<p>" + d.line + "</p>"), has: []string{"The job was split"}, hasNot: []string{d.line}})
+	}
+	keepLines := []struct{ name, line string }{
+		{"zh prose on unauthorised access", "攻击者利用未经授权的接口读取了部分订单数据，安全团队在两小时内关闭了该接口，并通知了受影响的用户。"},
+		{"en prose on loading", "Loading the new configuration took eleven minutes, during which every request to the cache missed and went to the database."},
+		{"ru prose on waiting", "Пользователям пришлось подождите-подождите, как шутили в поддержке, почти два часа, пока шлюз не восстановили после отката."},
+		{"en long paragraph citing a notice", "The vendor's page said all rights reserved, but the status text under it had been copied from our own incident page, and a reader who compared them could see that the times and the affected regions matched ours word for word, which is how we learned that the vendor had been watching our page rather than their own systems."},
+	}
+	for _, k := range keepLines {
+		cases = append(cases, ruleCase{name: k.name, html: page("<p>" + k.line + "</p>"), has: []string{k.line}})
+	}
+	runRuleCases(t, cases)
+}
