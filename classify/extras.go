@@ -2,6 +2,7 @@ package classify
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,30 +13,33 @@ import (
 
 // componentCues name the kinds of system, in English, Russian and Chinese.
 var componentCues = map[string]cueSet{
-	"application": cues("application", "service code", "our code", "the app", "приложени", "сервис", "应用", "程序", "业务"),
-	"database":    cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "бд", "数据库"),
-	"cache":       cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
+	"application": cues("application", "service code", "our code", "the app", "microservice", "backend", "monolith",
+		"приложени", "сервис", "микросервис", "бэкенд", "бекенд", "монолит", "应用", "程序", "业务", "微服务", "后端"),
+	"database": cues("database", "mysql", "postgres", "db ", "rds", "sql", "база данных", "базы данных", "базе данных", "базу данных",
+		"базой данных", "баз данных", "бд", "数据库"),
+	"cache": cues("cache", "redis", "memcache", "elasticache", "valkey", "кеш", "кэш", "редис", "缓存"),
 	"message-queue": cues("message queue", "queue", "kafka", "rabbitmq", "sqs", "pubsub", "очередь сообщений",
 		"очереди сообщений", "брокер сообщений", "消息队列", "队列"),
 	"search":        cues("elasticsearch", "opensearch", "search cluster", "solr", "поиск", "搜索"),
 	"storage":       cues("disk", "volume", "ebs", "s3", "storage", "filesystem", "file system", "диск", "хранилищ", "磁盘", "存储", "挂载"),
 	"compute":       cues("ec2", "instance", "virtual machine", "vm ", "compute", "инстанс", "виртуальн", "实例", "虚拟机"),
 	"kubernetes":    cues("kubernetes", "k8s", "pod", "kubelet", "cluster", "eks", "gke", "кубер", "поды", "подов", "подами", "集群"),
-	"linux-kernel":  cues("kernel", "cgroup", "ядро linux", "内核"),
+	"linux-kernel":  cues("kernel", "cgroup", "ядро linux", "ядра linux", "ядре linux", "linux-ядр", "内核"),
 	"node-os-image": cues("ami", "os image", "node image", "image", "cloud-init", "centos", "ubuntu", "образ", "镜像", "系统"),
-	"network":       cues("network", "cni", "ip address", "subnet", "vpc", "tcp", "packet", "сеть", "сетев", "网络", "网卡"),
+	"network":       cues("network", "cni", "ip address", "subnet", "vpc", "tcp", "packet", "сеть", "сети", "сетью", "сетев", "网络", "网卡"),
 	"dns":           cues("dns", "coredns", "resolver", "name resolution", "днс", "域名解析"),
 	"load-balancer": cues("load balancer", "load-balancer", "alb", "elb", "nlb", "traefik", "ingress", "nginx", "haproxy", "балансировщик", "负载均衡"),
 	"cdn":           cues("cdn", "cloudflare", "akamai", "fastly", "边缘节点"),
 	"auth":          cues("authentication", "login", "oauth", "sso", "iam", "авторизац", "аутентификац", "认证", "登录", "鉴权"),
 	"certificates":  cues("certificate", "tls", "ssl", "сертификат", "证书"),
-	"ci-cd":         cues("pipeline", "ci ", "ci/cd", "argocd", "jenkins", "github actions", "deploy", "пайплайн", "деплой", "流水线"),
+	"ci-cd":         cues("pipeline", "ci ", "ci/cd", "argocd", "jenkins", "github actions", "deploy", "пайплайн", "депло", "流水线"),
 	"configuration-management": cues("terraform", "ansible", "puppet", "chef", "infrastructure as code", "iac",
 		"терраформ", "配置管理"),
 	"monitoring":          cues("monitoring", "metric", "cloudwatch", "prometheus", "grafana", "alerting", "мониторинг", "метрик", "监控"),
 	"cloud-control-plane": cues("control plane", "api server", "aws console", "control-plane", "管控"),
 	"third-party-api":     cues("third-party", "third party", "github support", "external api", "vendor", "сторонн", "第三方"),
-	"client":              cues("client", "browser", "cli", "sdk", "клиент", "客户端"),
+	// "клиент" alone is as often a customer or a connection as client software
+	"client": cues("client", "browser", "cli", "sdk", "клиентск", "браузер", "фронтенд", "мобильн", "客户端"),
 }
 
 // Component selection: mentioned in the root cause, or recurring in the
@@ -47,7 +51,7 @@ const (
 
 var componentIndex = mergeLabels(componentCues)
 
-func (a *analysis) components(rootCause string) []string {
+func (a *analysis) components(rootCause, category string) []string {
 	scores := map[string]float64{}
 	inText, inCause := a.componentCounts(), componentIndex.counts(rootCause)
 	for slug := range componentCues {
@@ -60,8 +64,19 @@ func (a *analysis) components(rootCause string) []string {
 	if len(out) > maxComponents {
 		out = out[:maxComponents]
 	}
+	if rootCause != "" && category == "software-defect" && len(out) < maxComponents && !slices.Contains(out, "application") &&
+		!slices.ContainsFunc(out, func(s string) bool { return vendorSoftware[s] }) {
+		// a defect in no vendor's software (kernel, OS image, runtime, a
+		// third party) is in the team's own code, whatever the post calls it
+		// ("the init command", "备份函数", "the node's sync loop")
+		out = append(out, "application")
+	}
 	return out
 }
+
+// vendorSoftware are components whose defects are someone else's code.
+var vendorSoftware = map[string]bool{"linux-kernel": true, "node-os-image": true, "container-runtime": true,
+	"third-party-api": true, "cloud-control-plane": true}
 
 // fillSummary picks up to three sentences, one each for what broke, why and
 // what fixed it, in the order of the article.

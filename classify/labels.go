@@ -216,7 +216,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		cs.Detection.Method = "internal-report"
 		conf["detection.method"] = 0.3
 	}
-	cs.Components = a.components(rc)
+	cs.Components = a.components(rc, cs.RootCause.Category)
 	if len(cs.Components) > 0 {
 		conf["components"] = 0.5
 		cs.Extraction.Evidence["components"] = a.firstMentions(cs.Components, func(u *unit) map[string]int { return componentIndex.counts(u.low) })
