@@ -148,6 +148,34 @@ func names(n *html.Node) string {
 	return c + " " + id
 }
 
+// commentWidget reports an inline link or span that belongs to a comments
+// widget, as the per-paragraph comment counters some pages put at the
+// start of every paragraph ("<a class="comments_count">0</a>Text…").
+func commentWidget(n *html.Node) bool {
+	if n.DataAtom != atom.A && n.DataAtom != atom.Span {
+		return false
+	}
+	for _, a := range n.Attr {
+		if (a.Key == "class" || a.Key == "id") && len(a.Val) >= 7 && indexFold([]byte(a.Val), "comment") >= 0 {
+			// a counter or a "3 comments" link, not a linked phrase of prose
+			return textLen(n, 0, 40) <= 40
+		}
+	}
+	return false
+}
+
+// textLen is the byte length of the text under n, counted up to limit.
+func textLen(n *html.Node, depth, limit int) int {
+	if n.Type == html.TextNode {
+		return len(strings.TrimSpace(n.Data))
+	}
+	total := 0
+	for c := n.FirstChild; c != nil && total <= limit && depth < 20; c = c.NextSibling {
+		total += textLen(c, depth+1, limit-total)
+	}
+	return total
+}
+
 // isHidden reports elements a browser would not show.
 func isHidden(n *html.Node) bool {
 	if hasAttr(n, "hidden") || attr(n, "aria-hidden") == "true" {
@@ -210,6 +238,9 @@ func (p *page) walk(n *html.Node, parent, depth int) {
 	}
 	if !blockTags[a] {
 		// inline element
+		if commentWidget(n) {
+			return
+		}
 		if a == atom.A {
 			p.inLink++
 		}

@@ -137,3 +137,26 @@ func TestNotices(t *testing.T) {
 	}
 	runRuleCases(t, cases)
 }
+
+func TestCommentWidgets(t *testing.T) {
+	p := func(s string) string { return "<p>" + s + "</p>" }
+	body := func(first string) string {
+		return `<html><body><div class="story-text">` + first +
+			p(`<a class="para-comments comments_count" title="Leave a comment">0</a>Engineers traced the lag to a batch job that rewrote every row of the ledger table in a single transaction.`) +
+			p(`<span id="comment-count-3">12</span>The job was split into small batches the next morning, and the lag has stayed under two seconds since then.`) +
+			`</div></body></html>`
+	}
+	runRuleCases(t, []ruleCase{
+		{
+			name:   "counters before paragraphs",
+			html:   body(p(`The replication lag on the primary database grew from seconds to forty minutes over the afternoon, and the replicas served stale data.`)),
+			has:    []string{"\nEngineers traced", "\nThe job was split"},
+			hasNot: []string{"0Engineers", "12The job"},
+		},
+		{
+			name: "a long linked phrase keeps its text",
+			html: body(p(`The replication lag grew over the afternoon, as <a class="commentary-link" href="/c">our earlier commentary on batch jobs and replicas</a> had warned it might, and the replicas served stale data.`)),
+			has:  []string{"our earlier commentary on batch jobs and replicas"},
+		},
+	})
+}
