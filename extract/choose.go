@@ -276,9 +276,11 @@ var boilerStarts = []string{
 	"читайте также", "подписывайтесь", "все права защищены", "опубликовано", "реклама",
 	"免责声明", "责任编辑", "[责任编辑", "【责任编辑", "编辑：", "编辑:", "(编辑", "（编辑", "字号", "分享到", "打印",
 	"关闭窗口", "广告", "来源：", "来源:", "原标题", "标签：", "相关新闻", "用手机", "【纠错】", "版权所有", "本文来源",
+	"您所在的位置", "您的位置", "当前位置", "浏览字号", "本文共分", "欢迎订阅",
 	// the same in traditional characters
 	"免責聲明", "責任編輯", "[責任編輯", "【責任編輯", "編輯：", "編輯:", "(編輯", "（編輯", "字號", "分享到", "列印",
 	"關閉", "【關閉", "廣告", "來源：", "來源:", "原標題", "標籤：", "相關新聞", "版權所有", "本文來源",
+	"您所在的位置", "您的位置", "當前位置", "瀏覽字號", "調整字體", "本文共分", "歡迎訂閱",
 }
 
 // noticeStarts open the site's notices that follow or precede articles,
@@ -296,6 +298,7 @@ var noticeCues = []string{
 	"ссылка обязательна", "ссылка на источник обязательна", "гиперссылка обязательна", "ссылка на сайт обязательна",
 	"all rights reserved", "may not be published, broadcast", "may not be reproduced",
 	"ctrl+enter", "ctrl-enter", "ctrl + enter", "ctrl+insert",
+	"【大 中 小】", "【大中小】", "当前是第", "當前是第",
 }
 
 // noticeMax bounds the lines noticeCues may drop: a long paragraph that
@@ -320,6 +323,10 @@ func notice(b *block) bool {
 		if strings.Contains(l, m) {
 			return true
 		}
+	}
+	// the newsroom's contact line: telephone and fax together
+	if (strings.Contains(l, "电话") || strings.Contains(l, "電話")) && (strings.Contains(l, "传真") || strings.Contains(l, "傳真")) {
+		return true
 	}
 	if b.len <= 40 {
 		rest := l

@@ -121,6 +121,11 @@ func TestNotices(t *testing.T) {
 		{"ru loading", "Загрузка. Пожалуйста, подождите..."},
 		{"en loading", "Loading, please wait…"},
 		{"zh loading", "正在加载…"},
+		{"zh breadcrumb", "您所在的位置：首页 > 科技 > 正文"},
+		{"zh font size", "发布时间：2021-10-21 【大 中 小】"},
+		{"zh pagination", "本文共3页 当前是第 1 页 下一页"},
+		{"zh newsroom contact", "新闻热线 电话：010-1234567 传真：010-7654321 投稿邮箱见网站底部"},
+		{"zh traditional subscribe", "歡迎訂閱本站的每日科技快訊，第一時間掌握業界動態。"},
 	}
 	var cases []ruleCase
 	for _, d := range drop {
@@ -128,6 +133,7 @@ func TestNotices(t *testing.T) {
 	}
 	keepLines := []struct{ name, line string }{
 		{"zh prose on unauthorised access", "攻击者利用未经授权的接口读取了部分订单数据，安全团队在两小时内关闭了该接口，并通知了受影响的用户。"},
+		{"zh prose on schools and phones", "全市大中小学的教务系统同时停机，教师只能打电话逐一通知学生调整上课时间，直到下午系统才恢复正常。"},
 		{"en prose on loading", "Loading the new configuration took eleven minutes, during which every request to the cache missed and went to the database."},
 		{"ru prose on waiting", "Пользователям пришлось подождите-подождите, как шутили в поддержке, почти два часа, пока шлюз не восстановили после отката."},
 		{"en long paragraph citing a notice", "The vendor's page said all rights reserved, but the status text under it had been copied from our own incident page, and a reader who compared them could see that the times and the affected regions matched ours word for word, which is how we learned that the vendor had been watching our page rather than their own systems."},
