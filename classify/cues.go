@@ -400,11 +400,31 @@ var (
 func fieldScores(low string) map[field]float64 {
 	out := make(map[field]float64, 4)
 	var seen []int
-	compiled(allFieldCues).each(low, func(ci int) bool {
-		if !slices.Contains(seen, ci) {
-			seen = append(seen, ci)
-			out[allFieldOf[ci]] += allFieldCues[ci].weight
+	// one word counts once per field, at its best cue: "解决方案" is not
+	// also "解决", "rolled back" not also "roll"
+	type hit struct {
+		f  field
+		at int
+		w  float64
+	}
+	var hits []hit
+	compiled(allFieldCues).eachAt(low, func(ci, at int) bool {
+		if slices.Contains(seen, ci) {
+			return true
 		}
+		seen = append(seen, ci)
+		f, w := allFieldOf[ci], allFieldCues[ci].weight
+		for i, h := range hits {
+			if h.f == f && h.at == at {
+				if w > h.w {
+					out[f] += w - h.w
+					hits[i].w = w
+				}
+				return true
+			}
+		}
+		hits = append(hits, hit{f, at, w})
+		out[f] += w
 		return true
 	})
 	if out[fDetection] > 0 && noDetection.any(low) {

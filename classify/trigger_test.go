@@ -139,3 +139,17 @@ Each deployment of the worker service opens forty connections, and the deployed 
 		})
 	}
 }
+
+// Two cues of one field that start on the same word ("revert"/"reverted",
+// "исправлен"/"исправление", "解决"/"解决方案") count that word once.
+func TestFieldScoresOneCountPerWord(t *testing.T) {
+	for _, s := range []string{
+		"we reverted the change",
+		"исправление выложили вечером",
+		"最终的解决方案是扩大连接池",
+	} {
+		if got := fieldScores(toLower(s))[fRemediation]; got != 2 {
+			t.Errorf("%q: remediation %.2f, want 2 (one strong cue)", s, got)
+		}
+	}
+}
