@@ -407,7 +407,8 @@ func fieldScores(low string) map[field]float64 {
 		at int
 		w  float64
 	}
-	var hits []hit
+	var buf [16]hit // most sentences hit fewer cues: no allocation
+	hits := buf[:0]
 	compiled(allFieldCues).eachAt(low, func(ci, at int) bool {
 		if slices.Contains(seen, ci) {
 			return true
