@@ -99,6 +99,9 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 		if err := saveDraftExtras(tx, &c, in.Text); err != nil {
 			return err
 		}
+		if err := putQueueEntry(tx, &c); err != nil {
+			return err
+		}
 		sub.State, sub.DraftID, sub.Reason, sub.Error = casebook.StateDrafted, c.ID, "", ""
 		if c.Relevance.Flagged {
 			sub.Reason = fmt.Sprintf("flagged: relevance %.2f below threshold", c.Relevance.Score)
@@ -246,7 +249,9 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 			return err
 		}
 		before := c
+		var prevDups []Duplicate
 		if edit != nil {
+			prevDups = duplicateRefsTx(tx, &before, 0)
 			if err := edit(&c); err != nil {
 				return err
 			}
@@ -266,6 +271,9 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 		if err := cases.Delete([]byte(draftID)); err != nil {
 			return err
 		}
+		if err := delQueueEntry(tx, draftID); err != nil {
+			return err
+		}
 		if err := tx.Bucket(bAliases).Put([]byte(draftID), []byte(c.ID)); err != nil {
 			return err
 		}
@@ -277,6 +285,16 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 		}
 		if err := publishIndexes(tx, draftID, &c); err != nil {
 			return err
+		}
+		if edit != nil {
+			// The reviewer's edit may have made the case a duplicate of
+			// other drafts, or no longer one.
+			if err := markDuplicates(tx, c.ID, duplicateRefsTx(tx, &c, 0)); err != nil {
+				return err
+			}
+			if err := refreshPointers(tx, prevDups, c.ID); err != nil {
+				return err
+			}
 		}
 		changed := diffFields(&before, &c)
 		if err := addHistory(tx, c.ID, Change{At: now, By: by, Action: "approved", Note: note, Fields: changed, From: draftID}); err != nil {
@@ -344,6 +362,9 @@ func (s *Store) Reject(id, by, reason string) (*casebook.Case, error) {
 		c.Review = casebook.Review{DecidedBy: by, DecidedAt: now, Note: reason}
 		c.UpdatedAt = now
 		if err := putJSON(cases, []byte(cid), c); err != nil {
+			return err
+		}
+		if err := delQueueEntry(tx, cid); err != nil {
 			return err
 		}
 		if err := delSignature(tx, cid); err != nil {

@@ -3,6 +3,7 @@ package sinks
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -180,6 +181,17 @@ func (s *Store) Duplicates(id string) ([]Duplicate, error) {
 // duplicatesTx finds the likely duplicates of c; max > 0 stops at that many
 // (the queue's counts only ask whether there is one).
 func duplicatesTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
+	return findDuplicates(tx, c, max, true)
+}
+
+// duplicateRefsTx is duplicatesTx without the titles: it reads only the
+// head of each duplicate's record, so the queue's bookkeeping stays cheap
+// when a draft has hundreds of mirrors.
+func duplicateRefsTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
+	return findDuplicates(tx, c, max, false)
+}
+
+func findDuplicates(tx *bolt.Tx, c *casebook.Case, max int, titles bool) []Duplicate {
 	out := []Duplicate{}
 	seen := map[string]bool{c.ID: true}
 	cases := tx.Bucket(bCases)
@@ -188,12 +200,24 @@ func duplicatesTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
 		if seen[other] {
 			return
 		}
-		var oc casebook.Case
-		if getJSON(cases, []byte(other), &oc) != nil || oc.Status == casebook.StatusRejected || oc.Status == casebook.StatusMerged {
+		raw := cases.Get([]byte(other))
+		if raw == nil {
+			return
+		}
+		st, err := statusOf(raw)
+		if err != nil || st == casebook.StatusRejected || st == casebook.StatusMerged {
 			return
 		}
 		seen[other] = true
-		out = append(out, Duplicate{ID: oc.ID, Title: oc.Title, Status: oc.Status, Reason: reason, Similarity: sim})
+		d := Duplicate{ID: other, Status: st, Reason: reason, Similarity: sim}
+		if titles {
+			var oc casebook.Case
+			if json.Unmarshal(raw, &oc) != nil {
+				return
+			}
+			d.Title = oc.Title
+		}
+		out = append(out, d)
 	}
 	for _, src := range c.Sources {
 		if src.URL != "" {

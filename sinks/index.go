@@ -740,7 +740,7 @@ var metaIndexVersion = []byte("index_version")
 func upgradeIndexes(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
 	if string(meta.Get(metaIndexVersion)) == indexVersion {
-		return nil
+		return upgradeQueue(tx)
 	}
 	for _, b := range [][]byte{bIdx, bIdxCount, bTerms, bTermDF, bCards, bDupSig, bDupLSH} {
 		if err := tx.DeleteBucket(b); err != nil {
@@ -775,5 +775,23 @@ func upgradeIndexes(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	return meta.Put(metaIndexVersion, []byte(indexVersion))
+	if err := meta.Put(metaIndexVersion, []byte(indexVersion)); err != nil {
+		return err
+	}
+	return upgradeQueue(tx)
+}
+
+var metaQueueVersion = []byte("queue_version")
+
+// upgradeQueue builds the review queue's entries once for a store written
+// before they existed.
+func upgradeQueue(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if string(meta.Get(metaQueueVersion)) == "1" {
+		return nil
+	}
+	if err := rebuildQueue(tx); err != nil {
+		return err
+	}
+	return meta.Put(metaQueueVersion, []byte("1"))
 }

@@ -58,6 +58,7 @@ func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (
 			return fmt.Errorf("%s is %s and cannot be edited: %w", cid, c.Status, ErrConflict)
 		}
 		before := c
+		prevDups := duplicateRefsTx(tx, &before, 0)
 		if err := edit(&c); err != nil {
 			return err
 		}
@@ -82,6 +83,16 @@ func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (
 			return err
 		}
 		if err := putJSON(cases, []byte(cid), c); err != nil {
+			return err
+		}
+		if c.Status == casebook.StatusDraft {
+			if err := putQueueEntry(tx, &c); err != nil {
+				return err
+			}
+		} else if err := markDuplicates(tx, c.ID, duplicateRefsTx(tx, &c, 0)); err != nil {
+			return err
+		}
+		if err := refreshPointers(tx, prevDups, c.ID); err != nil {
 			return err
 		}
 		if err := addHistory(tx, cid, Change{At: c.UpdatedAt, By: by, Action: "edited", Note: note, Fields: changed, Values: fieldChanges(&before, &c, changed)}); err != nil {
@@ -139,6 +150,9 @@ func (s *Store) Merge(draftID, intoID, by, note string) (*casebook.Case, error) 
 		if err := putJSON(cases, []byte(did), d); err != nil {
 			return err
 		}
+		if err := delQueueEntry(tx, did); err != nil {
+			return err
+		}
 		if err := delSignature(tx, did); err != nil {
 			return err
 		}
@@ -189,29 +203,8 @@ type QueueFilter struct {
 
 // Match reports whether c passes f at time now.
 func (f QueueFilter) Match(c *casebook.Case, now time.Time) bool {
-	if f.Language != "" && c.Language != f.Language {
-		return false
-	}
-	if f.Source != "" && !sourceMatches(c, f.Source) {
-		return false
-	}
-	if c.Relevance.Score < f.MinRelevance || (f.MaxRelevance > 0 && c.Relevance.Score > f.MaxRelevance) {
-		return false
-	}
-	if f.Flagged != nil && c.Relevance.Flagged != *f.Flagged {
-		return false
-	}
-	if f.OlderThan > 0 || f.NewerThan > 0 {
-		t, err := time.Parse(time.RFC3339, c.CreatedAt)
-		if err != nil {
-			return false
-		}
-		age := now.Sub(t)
-		if (f.OlderThan > 0 && age < f.OlderThan) || (f.NewerThan > 0 && age > f.NewerThan) {
-			return false
-		}
-	}
-	return true
+	e := newQueueEntry(c)
+	return f.match(&e, now)
 }
 
 // SourceHost is the host a case's first source came from.
@@ -222,20 +215,6 @@ func SourceHost(c *casebook.Case) string {
 		}
 	}
 	return ""
-}
-
-func sourceMatches(c *casebook.Case, want string) bool {
-	want = strings.ToLower(want)
-	for _, s := range c.Sources {
-		host := ""
-		if u, err := url.Parse(s.URL); err == nil {
-			host = strings.ToLower(u.Host)
-		}
-		if strings.Contains(host, want) || strings.Contains(strings.ToLower(s.Site), want) {
-			return true
-		}
-	}
-	return false
 }
 
 // QueueCounts summarises the drafts awaiting review.
@@ -254,24 +233,24 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 	now := s.now()
 	counts := QueueCounts{ByLanguage: map[string]int{}, BySource: map[string]int{}}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		cases := tx.Bucket(bCases)
+		qb := tx.Bucket(bQueue)
 		return tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
-			var c casebook.Case
-			if getJSON(cases, v, &c) != nil || c.Status != casebook.StatusDraft {
-				return nil
+			var e queueEntry
+			if getJSON(qb, v, &e) != nil {
+				return nil // approved, rejected or merged since it was queued
 			}
 			counts.Total++
-			counts.ByLanguage[c.Language]++
-			if h := SourceHost(&c); h != "" {
-				counts.BySource[h]++
+			counts.ByLanguage[e.Language]++
+			if e.Host != "" {
+				counts.BySource[e.Host]++
 			}
-			if c.Relevance.Flagged {
+			if e.Flagged {
 				counts.Flagged++
 			}
-			if len(duplicatesTx(tx, &c, 1)) > 0 {
+			if hasDuplicate(tx, string(v), &e) {
 				counts.Duplicates++
 			}
-			if f.Match(&c, now) {
+			if f.match(&e, now) {
 				counts.Matched++
 			}
 			return nil
