@@ -260,8 +260,16 @@ func keep(b *block) bool {
 	if ld > 0.6 {
 		return false
 	}
-	if b.kind == Paragraph && (b.len <= 120 && boilerLine(b.text) || notice(b)) {
-		return false
+	if b.kind == Paragraph {
+		// lower-cased once for both checks; of a long block only its opening
+		l := b.text
+		if b.len > noticeMax {
+			l = l[:min(len(l), 96)]
+		}
+		l = strings.ToLower(l)
+		if b.len <= 120 && boilerLine(l) || notice(b, l) {
+			return false
+		}
 	}
 	return true
 }
@@ -308,9 +316,10 @@ const noticeMax = 200
 // loadingCues are the whole of a loading placeholder.
 var loadingCues = []string{"loading", "please wait", "загрузка", "загружается", "подождите", "加载中", "載入中", "正在加载", "正在載入"}
 
-// notice reports a block that is a site notice rather than article text.
-func notice(b *block) bool {
-	l := strings.ToLower(strings.TrimLeft(b.text, " \t[【(（*•·|-"))
+// notice reports a block that is a site notice rather than article text;
+// low is its text lower-cased (its opening only, past noticeMax).
+func notice(b *block, low string) bool {
+	l := strings.TrimLeft(low, " \t[【(（*•·|-")
 	for _, m := range noticeStarts {
 		if strings.HasPrefix(l, m) {
 			return true
@@ -340,11 +349,22 @@ func notice(b *block) bool {
 	return false
 }
 
-// boilerLine reports a short line that opens with one of boilerStarts.
-func boilerLine(s string) bool {
-	l := strings.ToLower(strings.TrimLeft(s, " \t[【(（*•|-"))
-	for _, m := range boilerStarts {
-		if strings.HasPrefix(l, strings.TrimLeft(m, "[【(（")) {
+// boilerOpenings are boilerStarts as boilerLine compares them, with the
+// brackets it trims from lines trimmed from them too.
+var boilerOpenings = func() []string {
+	out := make([]string, len(boilerStarts))
+	for i, m := range boilerStarts {
+		out[i] = strings.TrimLeft(m, "[【(（")
+	}
+	return out
+}()
+
+// boilerLine reports a short line that opens with one of boilerStarts;
+// low is the line lower-cased.
+func boilerLine(low string) bool {
+	l := strings.TrimLeft(low, " \t[【(（*•|-")
+	for _, m := range boilerOpenings {
+		if strings.HasPrefix(l, m) {
 			return true
 		}
 	}
