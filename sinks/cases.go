@@ -274,7 +274,7 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 		if err := delQueueEntry(tx, draftID); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bAliases).Put([]byte(draftID), []byte(c.ID)); err != nil {
+		if err := putAlias(tx, draftID, c.ID); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bPublished).Put(seqKey(n), []byte(c.ID)); err != nil {

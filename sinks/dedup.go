@@ -289,12 +289,11 @@ func (s *Store) SourceText(id string) string {
 		t = string(tx.Bucket(bDraftTxt).Get([]byte(cid)))
 		if t == "" {
 			// Published and merged cases keep the text under the draft id.
-			_ = tx.Bucket(bAliases).ForEach(func(k, v []byte) error {
-				if t == "" && string(v) == cid {
-					t = string(tx.Bucket(bDraftTxt).Get(k))
+			for _, old := range earlierIDs(tx, cid) {
+				if t = string(tx.Bucket(bDraftTxt).Get([]byte(old))); t != "" {
+					break
 				}
-				return nil
-			})
+			}
 		}
 		return nil
 	})

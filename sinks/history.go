@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -49,14 +50,8 @@ func (s *Store) History(id string) ([]Change, error) {
 	out := []Change{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		cur := resolveAlias(tx, id)
-		ids := []string{cur}
-		// Earlier ids are those aliased to this one.
-		_ = tx.Bucket(bAliases).ForEach(func(k, v []byte) error {
-			if string(v) == cur {
-				ids = append([]string{string(k)}, ids...)
-			}
-			return nil
-		})
+		// Earlier ids (the draft, drafts merged in) come first.
+		ids := append(earlierIDs(tx, cur), cur)
 		for _, cid := range ids {
 			hb := tx.Bucket(bHistory).Bucket([]byte(cid))
 			if hb == nil {
@@ -75,6 +70,9 @@ func (s *Store) History(id string) ([]Change, error) {
 		}
 		return nil
 	})
+	// Each id's changes are in order; across ids (a draft merged in later)
+	// the timestamps decide. Stable, so changes in one second keep theirs.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out, err
 }
 

@@ -740,7 +740,7 @@ var metaIndexVersion = []byte("index_version")
 func upgradeIndexes(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
 	if string(meta.Get(metaIndexVersion)) == indexVersion {
-		return upgradeQueue(tx)
+		return upgradeDerived(tx)
 	}
 	for _, b := range [][]byte{bIdx, bIdxCount, bTerms, bTermDF, bCards, bDupSig, bDupLSH} {
 		if err := tx.DeleteBucket(b); err != nil {
@@ -776,6 +776,15 @@ func upgradeIndexes(tx *bolt.Tx) error {
 		}
 	}
 	if err := meta.Put(metaIndexVersion, []byte(indexVersion)); err != nil {
+		return err
+	}
+	return upgradeDerived(tx)
+}
+
+// upgradeDerived builds, once, the buckets derived from others that a store
+// written by an older casebook lacks.
+func upgradeDerived(tx *bolt.Tx) error {
+	if err := upgradeAliasesOf(tx); err != nil {
 		return err
 	}
 	return upgradeQueue(tx)

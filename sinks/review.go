@@ -160,7 +160,7 @@ func (s *Store) Merge(draftID, intoID, by, note string) (*casebook.Case, error) 
 		if err := moveSourceKeys(tx, d.Sources, did, tid); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bAliases).Put([]byte(did), []byte(tid)); err != nil {
+		if err := putAlias(tx, did, tid); err != nil {
 			return err
 		}
 		if subID := tx.Bucket(bCaseSub).Get([]byte(did)); subID != nil {
