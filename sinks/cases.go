@@ -60,7 +60,7 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 				res.DuplicateOf = resolveAlias(tx, string(id))
 				sub.State, sub.Reason, sub.DraftID = casebook.StateSkipped, "duplicate of case "+res.DuplicateOf, res.DuplicateOf
 				sub.UpdatedAt = s.stamp()
-				return putJSON(subs, []byte(sub.ID), sub)
+				return putSubmission(tx, &sub)
 			}
 		}
 		n, err := nextCounter(tx, "draft")
@@ -108,7 +108,7 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 		}
 		sub.UpdatedAt = now
 		res.DraftID = c.ID
-		return putJSON(subs, []byte(sub.ID), sub)
+		return putSubmission(tx, &sub)
 	})
 	return res, err
 }

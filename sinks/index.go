@@ -787,6 +787,9 @@ func upgradeDerived(tx *bolt.Tx) error {
 	if err := upgradeAliasesOf(tx); err != nil {
 		return err
 	}
+	if err := upgradeSubIndex(tx); err != nil {
+		return err
+	}
 	return upgradeQueue(tx)
 }
 

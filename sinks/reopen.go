@@ -22,6 +22,6 @@ func (s *Store) Reopen(id, stage string) error {
 		}
 		r.State, r.Error, r.Reason = casebook.StateQueued, "", "retried from the "+stage+" dead letter"
 		r.UpdatedAt = s.stamp()
-		return putJSON(b, []byte(id), r)
+		return putSubmission(tx, &r)
 	})
 }

@@ -55,7 +55,7 @@ func (s *Store) CreateSubmission(url, canonical, origin, source string) (rec Sub
 			},
 			CanonicalURL: canonical, Source: source,
 		}
-		if err := putJSON(subs, []byte(rec.ID), rec); err != nil {
+		if err := putSubmission(tx, &rec); err != nil {
 			return err
 		}
 		return tx.Bucket(bSubByURL).Put([]byte(canonical), []byte(rec.ID))
@@ -106,13 +106,9 @@ func (s *Store) MarkEnqueuedMany(ids []string) error {
 func (s *Store) Unenqueued() ([]SubmissionRecord, error) {
 	var out []SubmissionRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bSubmissions).ForEach(func(k, v []byte) error {
-			var r SubmissionRecord
-			if err := jsonUnmarshal(v, &r); err != nil {
-				return err
-			}
+		return eachInSet(tx, bSubOutbox, func(r *SubmissionRecord) error {
 			if !r.Enqueued && !r.Terminal() {
-				out = append(out, r)
+				out = append(out, *r)
 			}
 			return nil
 		})
@@ -128,13 +124,9 @@ func (s *Store) Stale(cutoff time.Time) ([]SubmissionRecord, error) {
 	limit := cutoff.UTC().Format(time.RFC3339)
 	var out []SubmissionRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bSubmissions).ForEach(func(k, v []byte) error {
-			var r SubmissionRecord
-			if err := jsonUnmarshal(v, &r); err != nil {
-				return err
-			}
+		return eachInSet(tx, bSubOpen, func(r *SubmissionRecord) error {
 			if r.Enqueued && !r.Terminal() && r.UpdatedAt < limit {
-				out = append(out, r)
+				out = append(out, *r)
 			}
 			return nil
 		})
@@ -201,7 +193,7 @@ func (s *Store) updateSubmissionTx(tx *bolt.Tx, id string, f func(*SubmissionRec
 		return nil
 	}
 	r.UpdatedAt = s.stamp()
-	return putJSON(b, []byte(id), r)
+	return putSubmission(tx, &r)
 }
 
 // CountSubmissions returns how many submissions are in each state.
