@@ -119,3 +119,47 @@ func TestSubmissionSetsMatchScan(t *testing.T) {
 	defer s2.Close()
 	check(s2, "after upgrade")
 }
+
+// BenchmarkOutboxReplay reads the unfinished submissions of a store holding
+// 100,000 finished ones (months of crawling), next to the peer: a scan of
+// every submission (CountSubmissions), what Unenqueued and Stale were.
+//
+//	go test -run '^$' -bench OutboxReplay ./sinks
+func BenchmarkOutboxReplay(b *testing.B) {
+	s, err := Open(b.TempDir()+"/casebook.db", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const n = 100_000
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		for i := range n {
+			r := SubmissionRecord{Submission: casebook.Submission{ID: fmt.Sprintf("sub-%08d", i+1), URL: fmt.Sprintf("https://b.example/%d", i),
+				State: casebook.StateDrafted, DraftID: fmt.Sprintf("draft-%06d", i+1), CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z", Origin: "crawl:b"},
+				CanonicalURL: fmt.Sprintf("https://b.example/%d", i), Enqueued: i%1000 != 0}
+			if i%1000 == 0 {
+				r.State = casebook.StateQueued
+			}
+			if err := putSubmission(tx, &r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Unenqueued", func(b *testing.B) {
+		for b.Loop() {
+			if un, err := s.Unenqueued(); err != nil || len(un) != n/1000 {
+				b.Fatal(len(un), err)
+			}
+		}
+	})
+	b.Run("full-scan-peer", func(b *testing.B) {
+		for b.Loop() {
+			if c, err := s.CountSubmissions(); err != nil || c[casebook.StateDrafted] != n-n/1000 {
+				b.Fatal(c, err)
+			}
+		}
+	})
+}
