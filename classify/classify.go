@@ -170,6 +170,11 @@ func analyse(doc *extract.Document) *analysis {
 				if k != fNone && k != fNarrative {
 					kind = k
 				}
+				if b.Kind == extract.Paragraph {
+					// "The underlying issue: …" heads the untitled
+					// paragraphs after it too, up to the next label
+					label = carriedLabel(k)
+				}
 			}
 			if kind == fTimeline || b.Kind == extract.Table {
 				off += timestampPrefix(text[off:])
@@ -412,6 +417,17 @@ func inlineLabel(text string) (field, int) {
 		n++
 	}
 	return k, n
+}
+
+// carriedLabel is the kind an inline label passes on to the paragraphs
+// after its own: a field the sentences are routed to keeps heading them; a
+// label that names no such field (an overview, a metadata line) ends it.
+func carriedLabel(k field) field {
+	switch k {
+	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fLessons:
+		return k
+	}
+	return fNone
 }
 
 // isMarkup reports raw HTML left in Markdown (an <img> line).
