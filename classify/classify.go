@@ -95,6 +95,7 @@ type unit struct {
 	kind       field   // section kind
 	pos        float64 // 0..1 position in the article
 	scores     map[field]float64
+	advice     bool // gives advice or draws a lesson (isAdvice)
 	assigned   field
 }
 
@@ -198,6 +199,7 @@ func analyse(doc *extract.Document) *analysis {
 		u := &a.units[i]
 		u.pos = float64(i) / max(n, 1)
 		u.scores = fieldScores(u.low)
+		u.advice = isAdvice(u.low)
 		if u.kind == fProblem {
 			u.scores[fSymptoms] += problemBonus
 		}
@@ -211,7 +213,63 @@ func analyse(doc *extract.Document) *analysis {
 		}
 	}
 	a.continueCause()
+	a.adviceParagraphs()
 	return a
+}
+
+// concluding opens a sentence that draws the conclusion of its paragraph;
+// purposeOnly opens a fragment that only gives the purpose of the sentence
+// before ("以免…", "so that…").
+var (
+	concluding  = cues("所以", "因此", "总之", "总的来说", "therefore", "so,", "thus", "hence", "in short", "поэтому", "так что", "итак")
+	purposeOnly = cues("以避免", "以免", "以便", "从而", "so that")
+)
+
+// adviceParagraphs finishes what route began for advice under a field
+// heading. A paragraph that ends by concluding with advice ("So, when you
+// apply its suggestions, be careful") is a reflection as a whole: the
+// sentences before it that the heading kept without a strong cue of their
+// own go with it, back to one that reports what someone else advised. And a fragment that only gives a purpose ("以免重启后无法引导")
+// goes where the sentence before it went.
+func (a *analysis) adviceParagraphs() {
+	for i := 1; i < len(a.units); i++ {
+		u, prev := &a.units[i], &a.units[i-1]
+		if u.block == prev.block && prev.assigned != fNone && prev.advice && startsWith(purposeOnly, u.low) {
+			u.assigned = prev.assigned
+			u.advice = true
+			continue
+		}
+		if !u.advice || u.kind == u.assigned || !isFieldKind(u.kind) || !startsWith(concluding, u.low) {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			p := &a.units[j]
+			if p.block != u.block || p.assigned != p.kind || p.scores[p.kind] >= overrideMin || isQuestion(p.text) || reportedAdvice.any(p.low) {
+				break
+			}
+			p.assigned = u.assigned
+		}
+	}
+}
+
+// isFieldKind reports a section kind that names a field routed by headings.
+func isFieldKind(k field) bool {
+	switch k {
+	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation:
+		return true
+	}
+	return false
+}
+
+// startsWith reports whether low opens with one of the cues of cs.
+func startsWith(cs cueSet, low string) bool {
+	low = strings.TrimLeft(low, " \t\"'“‘(（")
+	for _, c := range cs {
+		if strings.HasPrefix(low, c.text) && (len(low) == len(c.text) || endsWord(low, len(c.text), c.text) || hasHan(c.text)) {
+			return true
+		}
+	}
+	return false
 }
 
 // sectionKinds gives each section the kind its heading names or, failing
@@ -329,13 +387,19 @@ func route(u *unit) field {
 	switch u.kind {
 	case fSkip, fImpact:
 		return fNone
-	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation, fActionItems, fLessons:
+	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation:
+		if u.advice && u.scores[u.kind] < overrideMin {
+			// a closing reflection under a fix heading is a lesson
+			return adviceField(u)
+		}
+		fallthrough
+	case fActionItems, fLessons:
 		if best != u.kind && bestScore >= overrideMin && bestScore >= u.scores[u.kind]+overrideMargin {
 			return best
 		}
 		return u.kind
 	case fRecap:
-		if hypothetical.any(u.low) {
+		if u.advice || hypothetical.any(u.low) {
 			return fLessons // "if you change the default…": advice
 		}
 		if best != fNone && best != fLessons && bestScore >= recapMin && bestScore > u.scores[fLessons] {
@@ -361,10 +425,22 @@ func route(u *unit) field {
 		}
 		return fNone
 	}
+	if u.advice && bestScore < overrideMin {
+		return adviceField(u)
+	}
 	if bestScore >= narrativeMin {
 		return best
 	}
 	return fNone
+}
+
+// adviceField is where advice goes: lessons, or action items when the
+// sentence plans more than it reflects ("in the future we will…").
+func adviceField(u *unit) field {
+	if a := u.scores[fActionItems]; a >= 2 && a > u.scores[fLessons] {
+		return fActionItems
+	}
+	return fLessons
 }
 
 func lowSlice(blockLow string, sameLen bool, t string, s, e int) string {

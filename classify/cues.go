@@ -386,6 +386,30 @@ var notCause = cues("unlikely to be", "ruled out", "rule out", "not caused by", 
 	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили",
 	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关")
 
+// advice marks a prescriptive or reflective sentence: a lesson drawn ("we
+// learned", "教训", "впредь"), a warning to readers or to oneself ("be careful",
+// "一定要", "не стоит"). Such a sentence is a lesson (or, when it plans, an
+// action item) whatever the heading over it; reported advice ("ChatGPT told
+// me to be careful") is narrative.
+var (
+	advice = cues("we learned", "we have learned", "we've learned", "lesson learned", "lessons learned",
+		"the lesson", "the takeaway", "in hindsight", "in retrospect", "in the future", "from now on",
+		"be careful", "be cautious", "be very careful", "be very cautious", "be more careful", "be extra careful",
+		"keep in mind", "it is important to", "it's important to", "never again",
+		"教训", "吸取", "切记", "务必", "千万不要", "千万别", "千万要", "一定要", "需要注意", "值得注意", "谨慎", "要避免", "应该避免", "应当避免",
+		"不要", "最好", "以后需要", "今后需要", "以后要", "今后要", "以后一定",
+		"впредь", "на будущее", "урок", "выводы", "вывод такой", "главный вывод", "стоит помнить", "нужно помнить",
+		"надо помнить", "важно помнить", "будьте осторожн", "быть осторожн", "осторожнее", "никогда не", "не стоит")
+	reportedAdvice = cues("told me", "told us", "reminded me", "reminded us", "advised me", "advised us",
+		"告诉我", "提醒我", "告诉我们", "提醒我们", "сказал мне", "посоветовал", "напомнил")
+)
+
+// isAdvice reports a sentence that gives advice or draws a lesson (low is
+// lower-cased).
+func isAdvice(low string) bool {
+	return advice.any(low) && !reportedAdvice.any(low)
+}
+
 // passiveChange and hypothetical qualify remediation verbs.
 var (
 	passiveChange = cues("被修改", "被改", "被删", "被覆盖", "被替换", "被升级", "was changed", "had been changed",

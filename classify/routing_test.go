@@ -75,3 +75,87 @@ func TestInlineLabelCarriesOn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkRoutes(t, tc.md, tc.want) })
 	}
 }
+
+func TestIsAdvice(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"Next time, be careful to read the release notes before an upgrade.", true},
+		{"From this we learned that a green pipeline is not a healthy service.", true},
+		{"The vendor's engineer told us to be careful with the eviction setting.", false}, // reported
+		{"We restarted the cache nodes one by one.", false},
+		{"Впредь читаем заметки к релизу до обновления.", true},
+		{"Не стоит верить первому графику.", true},
+		{"Инженер поставщика посоветовал быть осторожнее с вытеснением.", false},
+		{"Вывод kubectl показал три пода в CrashLoopBackOff.", false}, // command output, not a conclusion
+		{"以后一定要先看升级说明再升级。", true},
+		{"处理故障时要避免改动复杂的逻辑。", true},
+		{"同事提醒我们不要在晚上发布。", false},
+		{"这是一个千万级用户的服务。", false}, // a number, not "千万不要"
+		{"我们逐个重启了缓存节点。", false},
+	}
+	for _, tc := range cases {
+		if got := isAdvice(strings.ToLower(tc.text)); got != tc.want {
+			t.Errorf("isAdvice(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// Advice under a fix (or cause, or symptom) heading is a lesson: a closing
+// reflection does not stay remediation because of the heading over it. A
+// paragraph that concludes with advice goes with it; a purpose fragment
+// follows its sentence; reported advice stays where the heading put it.
+func TestAdviceLeavesItsHeading(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"en", "# Cache outage\n\n## Resolution\n\nWe restarted the cache nodes one by one.\n\n" +
+			"The vendor's engineer told us to be careful with the eviction setting.\n\n" +
+			"Next time, be careful to read the release notes before an upgrade.\n\n" +
+			"In the future we will page the on-call engineer for this queue.\n\n" +
+			"Dashboards are handy, but they only show what we chose to graph. So, be careful to check the raw logs too.\n\n" +
+			"## Background\n\nFrom now on, nobody merges on a Friday evening.\n\n" +
+			"## Conclusion\n\nKeep in mind that a restart fixed the symptom, not the cause.\n",
+			[]routeWant{
+				{"We restarted the cache nodes one by one.", "remediation"},
+				{"The vendor's engineer told us to be careful with the eviction setting.", "remediation"},
+				{"Next time, be careful to read the release notes before an upgrade.", "lessons"},
+				{"In the future we will page the on-call engineer for this queue.", "action_items"},
+				{"Dashboards are handy, but they only show what we chose to graph.", "lessons"},
+				{"So, be careful to check the raw logs too.", "lessons"},
+				{"From now on, nobody merges on a Friday evening.", "lessons"},
+				{"Keep in mind that a restart fixed the symptom, not the cause.", "lessons"},
+			}},
+		{"ru", "# Упал кэш\n\n## Решение\n\nМы перезапустили узлы кэша по одному.\n\n" +
+			"Впредь читаем заметки к релизу до обновления.\n\n" +
+			"Графики удобны, но показывают только то, что мы сами решили рисовать. Поэтому не стоит забывать про сырые логи.\n",
+			[]routeWant{
+				{"Мы перезапустили узлы кэша по одному.", "remediation"},
+				{"Впредь читаем заметки к релизу до обновления.", "lessons"},
+				{"Графики удобны, но показывают только то, что мы сами решили рисовать.", "lessons"},
+				{"Поэтому не стоит забывать про сырые логи.", "lessons"},
+			}},
+		{"zh", "# 缓存故障\n\n## 解决方案\n\n我们逐个重启了缓存节点。\n\n" +
+			"以后一定要先看升级说明再升级。\n\n" +
+			"监控图很方便，但只显示我们自己选择画出来的指标。所以排查时需要注意查看原始日志。\n\n" +
+			"同事提醒我们不要在晚上发布。日志里其实早有报错，只是没人看。所以以后一定要每天看一眼日志。\n\n" +
+			"## 总结\n\n升级内核前需要注意引导分区的容量。以免重启后服务无法恢复。\n\n在接手系统的时候最好先检查配置，出了问题才能尽快解决。\n",
+			[]routeWant{
+				{"我们逐个重启了缓存节点。", "remediation"},
+				{"以后一定要先看升级说明再升级。", "lessons"},
+				{"监控图很方便，但只显示我们自己选择画出来的指标。", "lessons"},
+				{"所以排查时需要注意查看原始日志。", "lessons"},
+				{"同事提醒我们不要在晚上发布。", "remediation"},
+				{"日志里其实早有报错，只是没人看。", "lessons"},
+				{"升级内核前需要注意引导分区的容量。", "lessons"},
+				{"以免重启后服务无法恢复。", "lessons"},
+				{"在接手系统的时候最好先检查配置，出了问题才能尽快解决。", "lessons"},
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkRoutes(t, tc.md, tc.want) })
+	}
+}
