@@ -6,11 +6,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -80,39 +78,12 @@ func BenchmarkPipelineClusterProcesses(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	start := time.Now()
-	ids := make([]string, b.N)
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range 8 { // concurrent API clients
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				ids[i] = submitRetrying(b, client, site.url(i)).ID
-			}
-		}()
-	}
-	for i := 0; i < b.N; i++ {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	for _, id := range ids {
-		for {
-			var sub casebook.Submission
-			_, err := client.Do(ctx, "GET", "/api/v1/submissions/"+id, nil, &sub)
-			if err == nil && sub.Terminal() {
-				if sub.State != casebook.StateDrafted {
-					b.Fatalf("%s ended %s (%s%s), want drafted", id, sub.State, sub.Reason, sub.Error)
-				}
-				break
-			}
-			if time.Since(start) > 10*time.Minute {
-				b.Fatalf("%s still %s after 10 minutes (%v)", id, sub.State, err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	ids := submitAll(b, func(i int) string { return submitRetrying(b, client, site.url(i)).ID })
+	awaitDrafted(b, ids, start, func(id string) (casebook.Submission, error) {
+		var sub casebook.Submission
+		_, err := client.Do(ctx, "GET", "/api/v1/submissions/"+id, nil, &sub)
+		return sub, err
+	})
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "docs/s")
@@ -132,14 +103,7 @@ func BenchmarkPipelineClusterProcesses(b *testing.B) {
 // buildNATSServer builds the nats-server release this module depends on, so
 // the cluster runs as real separate server processes.
 func buildNATSServer(b *testing.B) string {
-	b.Helper()
-	bin := filepath.Join(b.TempDir(), "nats-server")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build nats-server: %v\n%s", err, out)
-	}
-	return bin
+	return goBuild(b, "nats-server", "github.com/nats-io/nats-server/v2")
 }
 
 // peakRSS reads a process's peak resident set (VmHWM) in MiB.

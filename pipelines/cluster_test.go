@@ -24,13 +24,16 @@ import (
 )
 
 // buildBinary compiles cmd/casebook once per test run.
-func buildBinary(t testing.TB) string {
+func buildBinary(t testing.TB) string { return goBuild(t, "casebook", "../cmd/casebook") }
+
+// goBuild builds a main package into the test's temporary directory.
+func goBuild(t testing.TB, name, pkg string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "casebook")
-	cmd := exec.Command("go", "build", "-o", bin, "../cmd/casebook")
+	bin := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }

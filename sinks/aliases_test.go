@@ -59,12 +59,23 @@ func TestHistoryAcrossEarlierIDs(t *testing.T) {
 	}
 	check(s, "as written")
 
+	s2 := reopenAsOlder(t, s, metaAliasesOfVersion, bAliasesOf)
+	check(s2, "after upgrade")
+}
+
+// reopenAsOlder makes s look like a store an older casebook wrote (without
+// the derived buckets named and their version mark), closes it and opens it
+// again, so the upgrade runs.
+func reopenAsOlder(t *testing.T, s *Store, version []byte, buckets ...[]byte) *Store {
+	t.Helper()
 	path := s.db.Path()
 	if err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bAliasesOf); err != nil {
-			return err
+		for _, b := range buckets {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
 		}
-		return tx.Bucket(bMeta).Delete(metaAliasesOfVersion)
+		return tx.Bucket(bMeta).Delete(version)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +84,6 @@ func TestHistoryAcrossEarlierIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s2.Close()
-	check(s2, "after upgrade")
+	t.Cleanup(func() { s2.Close() })
+	return s2
 }

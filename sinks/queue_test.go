@@ -170,21 +170,7 @@ func TestQueueEntriesBuiltOnUpgrade(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := s.db.Path()
-	if err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bQueue); err != nil {
-			return err
-		}
-		return tx.Bucket(bMeta).Delete(metaQueueVersion)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopenAsOlder(t, s, metaQueueVersion, bQueue)
 	_, _, counts, err := s2.ListQueue(QueueFilter{}, "", 10)
 	if err != nil || counts.Total != 3 || counts.Duplicates != 3 {
 		t.Fatalf("after upgrade: %+v %v (want 3 drafts, all near-duplicates)", counts, err)

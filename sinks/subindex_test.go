@@ -100,23 +100,7 @@ func TestSubmissionSetsMatchScan(t *testing.T) {
 	}
 	check(s, "as written")
 
-	path := s.db.Path()
-	if err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bSubOpen, bSubOutbox} {
-			if err := tx.DeleteBucket(b); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bMeta).Delete(metaSubIndexVersion)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopenAsOlder(t, s, metaSubIndexVersion, bSubOpen, bSubOutbox)
 	check(s2, "after upgrade")
 }
 
