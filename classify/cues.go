@@ -235,7 +235,7 @@ var fieldCues = map[field]cueSet{
 	fSymptoms: join(
 		weighted(2, cues("symptom", "we observed", "we saw", "we experienced", "users saw", "users experienced",
 			"симптом", "наблюдал", "现象", "表现为", "出现了问题", "出现问题", "出了问题", "出问题")),
-		cues("error", "errors", "failing", "timeout", "timed out", "latency", "slow", "unavailable",
+		cues("error", "errors", "failing", "timeout", "timed out", "timed-out", "time out", "times out", "timing out", "latency", "slow", "unavailable",
 			"returning 5", "503", "502", "500 error", "went down", "is down", "was down", "hard down", "outage",
 			"could not", "couldn't", "unable to", "stopped working", "spike", "degrad", "crash", "stuck",
 			"stall", "not respond", "hang", "high cpu", "experienced", "began failing", "started failing",

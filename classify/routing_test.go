@@ -159,3 +159,18 @@ func TestAdviceLeavesItsHeading(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkRoutes(t, tc.md, tc.want) })
 	}
 }
+
+// Every form of "time out" is a symptom word, not only "timeout" and
+// "timed out".
+func TestTimeOutFormsAreSymptoms(t *testing.T) {
+	for _, s := range []string{
+		"About one upload in fifty would time out after ten seconds.",
+		"The health check times out whenever the disk is busy.",
+		"Requests kept timing out at the proxy.",
+		"We looked at the logs of the timed-out requests first.",
+	} {
+		if got := fieldScores(strings.ToLower(s))[fSymptoms]; got <= 0 {
+			t.Errorf("symptom score of %q = %v, want > 0", s, got)
+		}
+	}
+}
