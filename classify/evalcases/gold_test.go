@@ -32,7 +32,7 @@ func TestGoldSet(t *testing.T) {
 	}
 	t.Log("\n" + sb.String())
 	// Measured at the last change: language 1/1/1, relevance 1/1/1, root
-	// cause 0.83/1.00/1.00, text F1 0.65/0.65/0.60, empty kept 0.88/1.00/1.00
+	// cause 0.83/1.00/1.00, text F1 0.68/0.65/0.69, empty kept 0.88/1.00/1.00
 	// (en/ru/zh). The floors leave room for one document to move, since
 	// extract/ changes underneath.
 	floors := []struct {
