@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/casebook/casebook"
 	bolt "go.etcd.io/bbolt"
@@ -430,12 +431,28 @@ func (rc *relCand) better(o *relCand) bool {
 // similarTx ranks published cases related to c: those sharing the root-cause
 // category and at least one component or tag first (most shared first), then
 // those sharing a component. Only c's id and labels are read.
+// relScratch is similarTx's candidate table, reused across calls.
+type relScratch struct {
+	at    map[uint64]int32
+	cands []relCand
+}
+
+var relPool = sync.Pool{New: func() any {
+	return &relScratch{at: make(map[uint64]int32, 2048), cands: make([]relCand, 0, 2048)}
+}}
+
 func similarTx(tx *bolt.Tx, c *casebook.Case, limit int) []Similar {
 	idx := tx.Bucket(bIdx)
 	self, _ := caseSeq(c.ID)
-	// Sized for the usual window so the map does not grow while scanning.
-	at := make(map[uint64]int32, 2048)
-	cands := make([]relCand, 0, 2048)
+	// Scratch space from a pool: allocating (and collecting) a map sized for
+	// the usual window cost a fifth of every case page.
+	scratch := relPool.Get().(*relScratch)
+	at, cands := scratch.at, scratch.cands[:0]
+	defer func() {
+		clear(at)
+		scratch.cands = cands[:0]
+		relPool.Put(scratch)
+	}()
 	scan := func(field, value string, cap int, note func(*relCand)) {
 		prefix := idxPrefix(field, value)
 		cur := idx.Cursor()
