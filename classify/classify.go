@@ -198,8 +198,7 @@ func analyse(doc *extract.Document) *analysis {
 	for i := range a.units {
 		u := &a.units[i]
 		u.pos = float64(i) / max(n, 1)
-		u.scores = fieldScores(u.low)
-		u.advice = isAdvice(u.low)
+		u.scores, u.advice = sentenceScores(u.low)
 		if u.kind == fProblem {
 			u.scores[fSymptoms] += problemBonus
 		}

@@ -360,7 +360,8 @@ func (lc labelledCues) counts(low string) map[string]int {
 	return out
 }
 
-// allFieldCues merges fieldCues so a sentence is scanned once for every field.
+// allFieldCues merges fieldCues, and the advice cues as fAdvice, so a
+// sentence is scanned once for every field.
 var allFieldCues, allFieldOf = func() (cueSet, []field) {
 	var cs cueSet
 	var of []field
@@ -369,6 +370,10 @@ var allFieldCues, allFieldOf = func() (cueSet, []field) {
 			cs = append(cs, c)
 			of = append(of, f)
 		}
+	}
+	for _, c := range advice {
+		cs = append(cs, c)
+		of = append(of, fAdvice)
 	}
 	return cs, of
 }()
@@ -405,9 +410,10 @@ var (
 )
 
 // isAdvice reports a sentence that gives advice or draws a lesson (low is
-// lower-cased).
+// lower-cased). Routing reads the same answer off sentenceScores' one scan.
 func isAdvice(low string) bool {
-	return advice.any(low) && !reportedAdvice.any(low)
+	_, adv := sentenceScores(low)
+	return adv
 }
 
 // passiveChange and hypothetical qualify remediation verbs.
@@ -422,7 +428,13 @@ var (
 // fieldScores sums, per field, the weights of its cues found in low; a cue
 // counts once per sentence.
 func fieldScores(low string) map[field]float64 {
-	out := make(map[field]float64, 4)
+	out, _ := sentenceScores(low)
+	return out
+}
+
+// sentenceScores is fieldScores and isAdvice from one scan of low.
+func sentenceScores(low string) (out map[field]float64, adv bool) {
+	out = make(map[field]float64, 4)
 	var seen []int
 	// one word counts once per field, at its best cue: "解决方案" is not
 	// also "解决", "rolled back" not also "roll"
@@ -439,6 +451,10 @@ func fieldScores(low string) map[field]float64 {
 		}
 		seen = append(seen, ci)
 		f, w := allFieldOf[ci], allFieldCues[ci].weight
+		if f == fAdvice {
+			adv = true
+			return true
+		}
 		for i, h := range hits {
 			if h.f == f && h.at == at {
 				if w > h.w {
@@ -470,7 +486,7 @@ func fieldScores(low string) map[field]float64 {
 			out[fRemediation] /= 2
 		}
 	}
-	return out
+	return out, adv && !reportedAdvice.any(low)
 }
 
 // endsWord reports whether a match of w ending at end is a whole word: the

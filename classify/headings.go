@@ -22,6 +22,8 @@ const (
 	fSkip      // attendees, file lists, test lists, references
 	fRecap     // conclusions: lessons, unless a sentence recaps the cause or the fix
 	fProblem   // "Problem 2", "问题": a narrative leaning to symptoms
+	// not a kind: marks the advice cues in the merged sentence scan
+	fAdvice
 )
 
 var fieldNames = map[field]string{
