@@ -289,7 +289,7 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 		if edit != nil {
 			// The reviewer's edit may have made the case a duplicate of
 			// other drafts, or no longer one.
-			if err := markDuplicates(tx, c.ID, duplicateRefsTx(tx, &c, 0)); err != nil {
+			if err := markDuplicates(tx, &c); err != nil {
 				return err
 			}
 			if err := refreshPointers(tx, prevDups, c.ID); err != nil {

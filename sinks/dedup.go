@@ -178,6 +178,28 @@ func (s *Store) Duplicates(id string) ([]Duplicate, error) {
 	return out, err
 }
 
+// sigOf is c's stored MinHash signature, or one computed from its text when
+// none is stored (the MinHash of a long text is the expensive part).
+func sigOf(tx *bolt.Tx, c *casebook.Case) []uint64 {
+	if raw := tx.Bucket(bDupSig).Get([]byte(c.ID)); raw != nil {
+		return decodeSig(raw)
+	}
+	return signature(dupText(c))
+}
+
+// nearCandidates are the cases sharing an LSH band with sig, at most 200.
+func nearCandidates(tx *bolt.Tx, sig []uint64) map[string]bool {
+	lsh := tx.Bucket(bDupLSH)
+	cands := map[string]bool{}
+	for _, bk := range bandKeys(sig) {
+		cur := lsh.Cursor()
+		for k, _ := cur.Seek(bk); k != nil && bytes.HasPrefix(k, bk) && len(cands) < 200; k, _ = cur.Next() {
+			cands[string(k[len(bk):])] = true
+		}
+	}
+	return cands
+}
+
 // duplicatesTx finds the likely duplicates of c; max > 0 stops at that many
 // (the queue's counts only ask whether there is one).
 func duplicatesTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
@@ -234,24 +256,27 @@ func findDuplicates(tx *bolt.Tx, c *casebook.Case, max int, titles bool) []Dupli
 	if max > 0 && len(out) >= max {
 		return out[:max]
 	}
-	lsh, sigs := tx.Bucket(bDupLSH), tx.Bucket(bDupSig)
-	// The signature stored when the case was saved or edited, if any: the
-	// MinHash of a long text is the expensive part of a lookup.
-	var sig []uint64
-	if raw := sigs.Get([]byte(c.ID)); raw != nil {
-		sig = decodeSig(raw)
-	} else {
-		sig = signature(dupText(c))
-	}
+	sig := sigOf(tx, c)
 	if sig == nil {
 		return out
 	}
-	cands := map[string]bool{}
-	for _, bk := range bandKeys(sig) {
-		cur := lsh.Cursor()
-		for k, _ := cur.Seek(bk); k != nil && bytes.HasPrefix(k, bk) && len(cands) < 200; k, _ = cur.Next() {
-			cands[string(k[len(bk):])] = true
+	cands := nearCandidates(tx, sig)
+	sigs := tx.Bucket(bDupSig)
+	if !titles && max > 0 {
+		// Only whether there are duplicates is asked: any near enough
+		// will do, so stop at the first rather than rank them all.
+		for id := range cands {
+			if seen[id] {
+				continue
+			}
+			if raw := sigs.Get([]byte(id)); raw != nil && similarity(sig, decodeSig(raw)) >= NearDuplicate {
+				add(id, "near-duplicate-text", 0)
+				if len(out) >= max {
+					return out
+				}
+			}
 		}
+		return out
 	}
 	type scored struct {
 		id  string

@@ -14,9 +14,17 @@ import (
 // queue's counts and filters read. Listing a queue of thousands of drafts
 // then reads these small records instead of decoding every draft and
 // running a duplicate lookup for each (2–4 s for 5,000 drafts before).
-var bQueue = []byte("queue_entries") // draft id -> queueEntry
+var (
+	bQueue = []byte("queue_entries") // draft id -> queueEntry
+	// bQueueDup names, for a queued draft, a case it duplicates: found when
+	// the draft was saved or edited, or when a later near-duplicate found
+	// it. ListQueue re-checks the case is still live (not rejected or
+	// merged) and looks again if not. Kept apart from the entry so checking
+	// it is one read, not a decode.
+	bQueueDup = []byte("queue_dup_of") // draft id -> case id
+)
 
-func init() { allBuckets = append(allBuckets, bQueue) }
+func init() { allBuckets = append(allBuckets, bQueue, bQueueDup) }
 
 type queueEntry struct {
 	Language string   `json:"l,omitempty"`
@@ -26,10 +34,6 @@ type queueEntry struct {
 	Score    float64  `json:"r"`
 	Flagged  bool     `json:"f,omitempty"`
 	Created  string   `json:"c,omitempty"`
-	// DupOf is a case this draft duplicates, found when the draft was saved
-	// or edited, or when a later draft found it. ListQueue re-checks it is
-	// still live (not rejected or merged) and looks again if not.
-	DupOf string `json:"d,omitempty"`
 }
 
 func newQueueEntry(c *casebook.Case) queueEntry {
@@ -45,35 +49,50 @@ func newQueueEntry(c *casebook.Case) queueEntry {
 	return e
 }
 
-// putQueueEntry records draft c's queue entry and its duplicate, and marks
-// the drafts it duplicates as having one too (the relation goes both ways).
-// Call it after c's signature is stored.
+// putQueueEntry records draft c's queue entry and a case it duplicates, and
+// marks the queued drafts it is a near-duplicate of that had none as having
+// c (the relation goes both ways). Call it after c's signature is stored.
 func putQueueEntry(tx *bolt.Tx, c *casebook.Case) error {
-	e := newQueueEntry(c)
-	dups := duplicateRefsTx(tx, c, 0)
-	if len(dups) > 0 {
-		e.DupOf = dups[0].ID
-	}
-	if err := putJSON(tx.Bucket(bQueue), []byte(c.ID), e); err != nil {
+	if err := putJSON(tx.Bucket(bQueue), []byte(c.ID), newQueueEntry(c)); err != nil {
 		return err
 	}
-	return markDuplicates(tx, c.ID, dups)
+	own := ""
+	if d := duplicateRefsTx(tx, c, 1); len(d) > 0 {
+		own = d[0].ID
+	}
+	if err := setDupOf(tx, c.ID, own); err != nil {
+		return err
+	}
+	return markDuplicates(tx, c)
 }
 
-// markDuplicates points the queue entries of the drafts among dups that
-// have no live duplicate at id, which they duplicate.
-func markDuplicates(tx *bolt.Tx, id string, dups []Duplicate) error {
-	qb := tx.Bucket(bQueue)
-	for _, d := range dups {
-		if d.Status != casebook.StatusDraft {
+func dupOf(tx *bolt.Tx, id string) string { return string(tx.Bucket(bQueueDup).Get([]byte(id))) }
+
+func setDupOf(tx *bolt.Tx, id, of string) error {
+	if of == "" {
+		return tx.Bucket(bQueueDup).Delete([]byte(id))
+	}
+	return tx.Bucket(bQueueDup).Put([]byte(id), []byte(of))
+}
+
+// markDuplicates records c as the duplicate of each queued draft it is a
+// near-duplicate of that has none recorded. A draft that has one is left
+// alone even if that one has since gone: ListQueue then looks again and
+// finds c. So saving a draft with hundreds of mirrors costs a read each.
+func markDuplicates(tx *bolt.Tx, c *casebook.Case) error {
+	sig := sigOf(tx, c)
+	if sig == nil {
+		return nil
+	}
+	qb, sigs := tx.Bucket(bQueue), tx.Bucket(bDupSig)
+	for id := range nearCandidates(tx, sig) {
+		if id == c.ID || dupOf(tx, id) != "" || qb.Get([]byte(id)) == nil {
 			continue
 		}
-		var other queueEntry
-		if getJSON(qb, []byte(d.ID), &other) != nil || liveCase(tx, other.DupOf) {
+		if raw := sigs.Get([]byte(id)); raw == nil || similarity(sig, decodeSig(raw)) < NearDuplicate {
 			continue
 		}
-		other.DupOf = id
-		if err := putJSON(qb, []byte(d.ID), other); err != nil {
+		if err := setDupOf(tx, id, c.ID); err != nil {
 			return err
 		}
 	}
@@ -84,11 +103,10 @@ func markDuplicates(tx *bolt.Tx, id string, dups []Duplicate) error {
 // duplicates case id had before an edit) that named id as their duplicate:
 // the edit may have made them distinct.
 func refreshPointers(tx *bolt.Tx, prev []Duplicate, id string) error {
-	qb, cases := tx.Bucket(bQueue), tx.Bucket(bCases)
+	cases := tx.Bucket(bCases)
 	id = resolveAlias(tx, id)
 	for _, d := range prev {
-		var e queueEntry
-		if d.ID == id || getJSON(qb, []byte(d.ID), &e) != nil || resolveAlias(tx, e.DupOf) != id {
+		if d.ID == id || resolveAlias(tx, dupOf(tx, d.ID)) != id {
 			continue
 		}
 		var c casebook.Case
@@ -102,15 +120,26 @@ func refreshPointers(tx *bolt.Tx, prev []Duplicate, id string) error {
 	return nil
 }
 
-func delQueueEntry(tx *bolt.Tx, id string) error { return tx.Bucket(bQueue).Delete([]byte(id)) }
+func delQueueEntry(tx *bolt.Tx, id string) error {
+	if err := tx.Bucket(bQueueDup).Delete([]byte(id)); err != nil {
+		return err
+	}
+	return tx.Bucket(bQueue).Delete([]byte(id))
+}
 
-// liveCase reports whether id (following aliases) is a draft or a published
-// case, reading only the head of its record.
+// liveCase reports whether case id is a draft or a published case, reading
+// only the head of its record. A draft approved since has no record of its
+// own and answers as the case it became; a merged one is not live, although
+// its id redirects to the case it was merged into.
 func liveCase(tx *bolt.Tx, id string) bool {
 	if id == "" {
 		return false
 	}
-	raw := tx.Bucket(bCases).Get([]byte(resolveAlias(tx, id)))
+	cases := tx.Bucket(bCases)
+	raw := cases.Get([]byte(id))
+	if raw == nil {
+		raw = cases.Get([]byte(resolveAlias(tx, id)))
+	}
 	if raw == nil {
 		return false
 	}
@@ -118,13 +147,14 @@ func liveCase(tx *bolt.Tx, id string) bool {
 	return err == nil && (st == casebook.StatusDraft || st == casebook.StatusPublished)
 }
 
-// hasDuplicate answers from the entry, and falls back to a full lookup only
-// when the duplicate it names has since been rejected or merged.
-func hasDuplicate(tx *bolt.Tx, id string, e *queueEntry) bool {
-	if e.DupOf == "" {
+// hasDuplicate answers from the recorded duplicate, and falls back to a
+// full lookup only when that one has since been rejected or merged.
+func hasDuplicate(tx *bolt.Tx, id string) bool {
+	of := dupOf(tx, id)
+	if of == "" {
 		return false
 	}
-	if liveCase(tx, e.DupOf) {
+	if liveCase(tx, of) {
 		return true
 	}
 	var c casebook.Case
@@ -136,11 +166,13 @@ func hasDuplicate(tx *bolt.Tx, id string, e *queueEntry) bool {
 
 // rebuildQueue recomputes every draft's entry (store upgrades).
 func rebuildQueue(tx *bolt.Tx) error {
-	if err := tx.DeleteBucket(bQueue); err != nil && err != bolt.ErrBucketNotFound {
-		return err
-	}
-	if _, err := tx.CreateBucket(bQueue); err != nil {
-		return err
+	for _, b := range [][]byte{bQueue, bQueueDup} {
+		if err := tx.DeleteBucket(b); err != nil && err != bolt.ErrBucketNotFound {
+			return err
+		}
+		if _, err := tx.CreateBucket(b); err != nil {
+			return err
+		}
 	}
 	cases := tx.Bucket(bCases)
 	return tx.Bucket(bDraftQueue).ForEach(func(_, v []byte) error {

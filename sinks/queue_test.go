@@ -170,7 +170,7 @@ func TestQueueEntriesBuiltOnUpgrade(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s2 := reopenAsOlder(t, s, metaQueueVersion, bQueue)
+	s2 := reopenAsOlder(t, s, metaQueueVersion, bQueue, bQueueDup)
 	_, _, counts, err := s2.ListQueue(QueueFilter{}, "", 10)
 	if err != nil || counts.Total != 3 || counts.Duplicates != 3 {
 		t.Fatalf("after upgrade: %+v %v (want 3 drafts, all near-duplicates)", counts, err)

@@ -89,7 +89,7 @@ func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (
 			if err := putQueueEntry(tx, &c); err != nil {
 				return err
 			}
-		} else if err := markDuplicates(tx, c.ID, duplicateRefsTx(tx, &c, 0)); err != nil {
+		} else if err := markDuplicates(tx, &c); err != nil {
 			return err
 		}
 		if err := refreshPointers(tx, prevDups, c.ID); err != nil {
@@ -247,7 +247,7 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 			if e.Flagged {
 				counts.Flagged++
 			}
-			if hasDuplicate(tx, string(v), &e) {
+			if hasDuplicate(tx, string(v)) {
 				counts.Duplicates++
 			}
 			if f.match(&e, now) {
