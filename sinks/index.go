@@ -812,15 +812,19 @@ func upgradeDerived(tx *bolt.Tx) error {
 
 var metaQueueVersion = []byte("queue_version")
 
+// queueVersion names the layout of the queue buckets ("2": duplicates in
+// their own bucket).
+const queueVersion = "2"
+
 // upgradeQueue builds the review queue's entries once for a store written
 // before they existed.
 func upgradeQueue(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
-	if string(meta.Get(metaQueueVersion)) == "1" {
+	if string(meta.Get(metaQueueVersion)) == queueVersion {
 		return nil
 	}
 	if err := rebuildQueue(tx); err != nil {
 		return err
 	}
-	return meta.Put(metaQueueVersion, []byte("1"))
+	return meta.Put(metaQueueVersion, []byte(queueVersion))
 }
