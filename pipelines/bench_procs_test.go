@@ -88,16 +88,19 @@ func BenchmarkPipelineClusterProcesses(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "docs/s")
 	b.ReportMetric(0, "ns/op")
-	var natsPeak float64
+	var natsPeak, natsCPU float64
 	for _, p := range procs {
-		mib := peakRSS(b, p.cmd.Process.Pid)
+		mib, cpu := peakRSS(b, p.cmd.Process.Pid), cpuSeconds(b, p.cmd.Process.Pid)
 		if strings.HasPrefix(p.name, "nats-") {
 			natsPeak = max(natsPeak, mib)
+			natsCPU += cpu
 			continue
 		}
 		b.ReportMetric(mib, p.name+"-peak-rss-MiB")
+		b.ReportMetric(cpu, p.name+"-cpu-s")
 	}
 	b.ReportMetric(natsPeak, "nats-server-peak-rss-MiB")
+	b.ReportMetric(natsCPU, "nats-servers-cpu-s") // the three together
 }
 
 // buildNATSServer builds the nats-server release this module depends on, so
@@ -125,6 +128,21 @@ func peakRSS(b *testing.B, pid int) float64 {
 	}
 	b.Fatalf("no VmHWM in /proc/%d/status", pid)
 	return 0
+}
+
+// cpuSeconds is the user plus system CPU time a process has used, from
+// /proc/PID/stat (in clock ticks of 1/100 s on Linux).
+func cpuSeconds(b *testing.B, pid int) float64 {
+	b.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatalf("cpu time of %d: %v", pid, err)
+	}
+	// Fields after the command name, which is in parentheses and may hold spaces.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / 100
 }
 
 func tail(raw []byte, n int) []byte {
