@@ -141,29 +141,41 @@ func anyWord(cs cueSet, low string) bool {
 // clauseStop ends the window of a trigger word's neighbours.
 const clauseStop = ".,;:!?()\n，。；：！？（）、"
 
+// unitCounter counts the units (a Han character, or a run of word
+// characters) a window has taken.
+type unitCounter struct {
+	units  int
+	inWord bool
+}
+
+// take reports whether r still fits a window of n units within its clause.
+func (u *unitCounter) take(r rune, n int) bool {
+	if strings.ContainsRune(clauseStop, r) {
+		return false
+	}
+	han, word := runeClass(r)
+	switch {
+	case han:
+		u.units++
+		u.inWord = false
+	case word:
+		if !u.inWord {
+			u.units++
+		}
+		u.inWord = true
+	default:
+		u.inWord = false
+	}
+	return u.units <= n
+}
+
 // unitsBefore returns up to n units of low ending at i, within its clause,
 // starting at a word start.
 func unitsBefore(low string, i, n int) string {
-	j, units, inWord := i, 0, false
+	j, u := i, unitCounter{}
 	for j > 0 {
 		r, size := utf8.DecodeLastRuneInString(low[:j])
-		if strings.ContainsRune(clauseStop, r) {
-			break
-		}
-		han, word := runeClass(r)
-		switch {
-		case han:
-			units++
-			inWord = false
-		case word:
-			if !inWord {
-				units++
-			}
-			inWord = true
-		default:
-			inWord = false
-		}
-		if units > n {
+		if !u.take(r, n) {
 			break
 		}
 		j -= size
@@ -173,26 +185,10 @@ func unitsBefore(low string, i, n int) string {
 
 // unitsAfter returns up to n units of low starting at i, within its clause.
 func unitsAfter(low string, i, n int) string {
-	j, units, inWord := i, 0, false
+	j, u := i, unitCounter{}
 	for j < len(low) {
 		r, size := utf8.DecodeRuneInString(low[j:])
-		if strings.ContainsRune(clauseStop, r) {
-			break
-		}
-		han, word := runeClass(r)
-		switch {
-		case han:
-			units++
-			inWord = false
-		case word:
-			if !inWord {
-				units++
-			}
-			inWord = true
-		default:
-			inWord = false
-		}
-		if units > n {
+		if !u.take(r, n) {
 			break
 		}
 		j += size
