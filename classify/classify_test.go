@@ -23,6 +23,16 @@ func testClassifier() *Classifier {
 	return shared
 }
 
+// classifyMarkdown classifies a Markdown post given inline.
+func classifyMarkdown(t *testing.T, md string) *casebook.Case {
+	t.Helper()
+	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testClassifier().Classify(doc)
+}
+
 func load(t testing.TB, name string) *extract.Document {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", name))

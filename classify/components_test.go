@@ -3,8 +3,6 @@ package classify
 import (
 	"slices"
 	"testing"
-
-	"github.com/casebook/casebook/extract"
 )
 
 // Russian component words are found in their inflected forms, and
@@ -103,11 +101,7 @@ The root cause was a bug in the Linux kernel: memory cgroup reclaim looped over 
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := testClassifier().Classify(doc)
+			c := classifyMarkdown(t, tc.md)
 			if c.RootCause.Category != "software-defect" {
 				t.Fatalf("category %q, want software-defect (cause %q)", c.RootCause.Category, c.RootCause.Description)
 			}

@@ -2,8 +2,6 @@ package classify
 
 import (
 	"testing"
-
-	"github.com/casebook/casebook/extract"
 )
 
 // A full disk is a capacity problem, a failed disk a hardware one, in every
@@ -24,11 +22,7 @@ func TestResourceCategory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := testClassifier().Classify(doc).RootCause.Category; got != tc.want {
+			if got := classifyMarkdown(t, tc.md).RootCause.Category; got != tc.want {
 				t.Errorf("category = %q, want %q", got, tc.want)
 			}
 		})

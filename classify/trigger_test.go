@@ -2,8 +2,6 @@ package classify
 
 import (
 	"testing"
-
-	"github.com/casebook/casebook/extract"
 )
 
 // A plain trigger word counts in a cause only where it is told as an event;
@@ -125,11 +123,7 @@ Each deployment of the worker service opens forty connections, and the deployed 
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := testClassifier().Classify(doc)
+			c := classifyMarkdown(t, tc.md)
 			if c.RootCause.Description == "" {
 				t.Fatal("no root cause routed")
 			}
