@@ -233,7 +233,7 @@ func join(sets ...cueSet) cueSet {
 // the field outright ("root cause", "причина", "根因"); plain cues lean.
 var fieldCues = map[field]cueSet{
 	fSymptoms: join(
-		weighted(2, cues("symptom", "we observed", "we saw", "we experienced", "users saw", "users experienced",
+		weighted(2, cues("symptom", "we experienced", "users saw", "users experienced",
 			"симптом", "наблюдал", "现象", "表现为", "出现了问题", "出现问题", "出了问题", "出问题")),
 		cues("error", "errors", "failing", "timeout", "timed out", "timed-out", "time out", "times out", "timing out", "latency", "slow", "unavailable",
 			"returning 5", "503", "502", "500 error", "went down", "is down", "was down", "hard down", "outage",
@@ -241,6 +241,7 @@ var fieldCues = map[field]cueSet{
 			"stall", "not respond", "hang", "high cpu", "experienced", "began failing", "started failing",
 			"slow queries", "declin", "impair", "freez", "froze", "intermittent", "sporadic", "periodic",
 			"affected", "varied from", "increased", "drop in", "dropped",
+			"increasing", "climb", "rising",
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
 			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
 			"в потолке", "не создал", "не созда", "пуст", "подскочил", "проседа", "замедлен", "фриз", "пропада",
@@ -375,6 +376,10 @@ var allFieldCues, allFieldOf = func() (cueSet, []field) {
 		cs = append(cs, c)
 		of = append(of, fAdvice)
 	}
+	for _, c := range observed {
+		cs = append(cs, c)
+		of = append(of, fObserve)
+	}
 	return cs, of
 }()
 
@@ -416,6 +421,23 @@ func isAdvice(low string) bool {
 	return adv
 }
 
+// observed marks a sentence that reports what someone saw ("we observed",
+// "发现", "查看到", "увидел"); exposition shows the reader something
+// ("可以看到", "as you can see"). A failure word in a reported observation
+// is a symptom seen while investigating, so the observation adds
+// observeBonus to a symptom cue already there; alone it is only a step.
+var (
+	observed = cues("observed", "we observe", "observing", "we saw", "saw that", "we were seeing", "we are seeing",
+		"发现", "看到", "查看到", "观察到", "注意到",
+		"увидел", "увидели", "видим", "вижу", "видно", "наблюда")
+	exposition = cues("可以看到", "可以发现", "能看到", "we can see", "you can see", "as you can see", "can be seen",
+		"можно увидеть", "можно заметить", "как видно")
+	// "发现不再超时了", "no longer timing out": the failure gone, a test passed
+	noLonger = cues("no longer", "不再", "больше не")
+)
+
+const observeBonus = 1.0
+
 // passiveChange and hypothetical qualify remediation verbs.
 var (
 	passiveChange = cues("被修改", "被改", "被删", "被覆盖", "被替换", "被升级", "was changed", "had been changed",
@@ -436,6 +458,7 @@ func fieldScores(low string) map[field]float64 {
 func sentenceScores(low string) (out map[field]float64, adv bool) {
 	out = make(map[field]float64, 4)
 	var seen []int
+	obs := false
 	// one word counts once per field, at its best cue: "解决方案" is not
 	// also "解决", "rolled back" not also "roll"
 	type hit struct {
@@ -451,8 +474,12 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		}
 		seen = append(seen, ci)
 		f, w := allFieldOf[ci], allFieldCues[ci].weight
-		if f == fAdvice {
+		switch f {
+		case fAdvice:
 			adv = true
+			return true
+		case fObserve:
+			obs = true
 			return true
 		}
 		for i, h := range hits {
@@ -468,6 +495,9 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		out[f] += w
 		return true
 	})
+	if obs && out[fSymptoms] > 0 && !exposition.any(low) && !noLonger.any(low) && !notCause.any(low) {
+		out[fSymptoms] += observeBonus
+	}
 	if out[fDetection] > 0 && noDetection.any(low) {
 		delete(out, fDetection)
 	}

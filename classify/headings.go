@@ -22,8 +22,9 @@ const (
 	fSkip      // attendees, file lists, test lists, references
 	fRecap     // conclusions: lessons, unless a sentence recaps the cause or the fix
 	fProblem   // "Problem 2", "问题": a narrative leaning to symptoms
-	// not a kind: marks the advice cues in the merged sentence scan
+	// not kinds: mark the advice and observation cues in the merged sentence scan
 	fAdvice
+	fObserve
 )
 
 var fieldNames = map[field]string{
