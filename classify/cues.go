@@ -292,6 +292,7 @@ var fieldCues = map[field]cueSet{
 		cues("monitoring", "support ticket", "мониторинг", "监控", "反馈", "收到")),
 	fRemediation: join(
 		weighted(2, cues("fixed", "resolved", "mitigated", "mitigate", "restored", "rolled back", "roll back",
+			"rolling back", "rolls back", "restarting", "rebooting",
 			"reverted", "revert", "we restarted", "restarted", "rebooted", "worked around", "workaround",
 			"the fix", "a fix", "hotfix", "patched", "reattached", "recover", "has fixed", "we changed", "we have now changed",
 			"исправил", "исправлен", "исправление", "починил", "починили", "откатил", "перезапустил", "рестарт",

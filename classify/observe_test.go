@@ -65,3 +65,17 @@ func TestTrendWordsAreSymptoms(t *testing.T) {
 		}
 	}
 }
+
+// Progressive forms of the strong fix verbs ("rolling back", "restarting")
+// name a step as the past forms do.
+func TestProgressiveFixVerbs(t *testing.T) {
+	checkRoutes(t, "# Checkout outage\n\n## Summary\n\n"+
+		"We began rolling back the release to the previous build.\n\n"+
+		"Restarting the workers cleared the backlog.\n\n"+
+		"Rebooting the database host brought the replicas back.\n",
+		[]routeWant{
+			{"We began rolling back the release to the previous build.", "remediation"},
+			{"Restarting the workers cleared the backlog.", "remediation"},
+			{"Rebooting the database host brought the replicas back.", "remediation"},
+		})
+}
