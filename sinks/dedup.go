@@ -203,17 +203,19 @@ func nearCandidates(tx *bolt.Tx, sig []uint64) map[string]bool {
 // duplicatesTx finds the likely duplicates of c; max > 0 stops at that many
 // (the queue's counts only ask whether there is one).
 func duplicatesTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
-	return findDuplicates(tx, c, max, true)
+	return findDuplicates(tx, c, max, true, true)
 }
 
 // duplicateRefsTx is duplicatesTx without the titles: it reads only the
 // head of each duplicate's record, so the queue's bookkeeping stays cheap
 // when a draft has hundreds of mirrors.
 func duplicateRefsTx(tx *bolt.Tx, c *casebook.Case, max int) []Duplicate {
-	return findDuplicates(tx, c, max, false)
+	return findDuplicates(tx, c, max, false, true)
 }
 
-func findDuplicates(tx *bolt.Tx, c *casebook.Case, max int, titles bool) []Duplicate {
+// findDuplicates looks c's sources up by canonical URL and content hash,
+// then, when byText is set, its text among the near-duplicate signatures.
+func findDuplicates(tx *bolt.Tx, c *casebook.Case, max int, titles, byText bool) []Duplicate {
 	out := []Duplicate{}
 	seen := map[string]bool{c.ID: true}
 	cases := tx.Bucket(bCases)
@@ -255,6 +257,9 @@ func findDuplicates(tx *bolt.Tx, c *casebook.Case, max int, titles bool) []Dupli
 	}
 	if max > 0 && len(out) >= max {
 		return out[:max]
+	}
+	if !byText {
+		return out
 	}
 	sig := sigOf(tx, c)
 	if sig == nil {

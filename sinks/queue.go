@@ -57,13 +57,24 @@ func putQueueEntry(tx *bolt.Tx, c *casebook.Case) error {
 		return err
 	}
 	own := ""
-	if d := duplicateRefsTx(tx, c, 1); len(d) > 0 {
-		own = d[0].ID
+	if d := findDuplicates(tx, c, 1, false, false); len(d) > 0 {
+		own = d[0].ID // same canonical URL or content hash
 	}
-	if err := setDupOf(tx, c.ID, own); err != nil {
+	near, err := linkNear(tx, c, own == "")
+	if err != nil {
 		return err
 	}
-	return markDuplicates(tx, c)
+	if own == "" {
+		own = near
+	}
+	return setDupOf(tx, c.ID, own)
+}
+
+// markDuplicates records c as the duplicate of each queued draft it is a
+// near-duplicate of that has none recorded (after an edit or an approval).
+func markDuplicates(tx *bolt.Tx, c *casebook.Case) error {
+	_, err := linkNear(tx, c, false)
+	return err
 }
 
 func dupOf(tx *bolt.Tx, id string) string { return string(tx.Bucket(bQueueDup).Get([]byte(id))) }
@@ -75,28 +86,38 @@ func setDupOf(tx *bolt.Tx, id, of string) error {
 	return tx.Bucket(bQueueDup).Put([]byte(id), []byte(of))
 }
 
-// markDuplicates records c as the duplicate of each queued draft it is a
-// near-duplicate of that has none recorded. A draft that has one is left
-// alone even if that one has since gone: ListQueue then looks again and
-// finds c. So saving a draft with hundreds of mirrors costs a read each.
-func markDuplicates(tx *bolt.Tx, c *casebook.Case) error {
+// linkNear walks c's near-duplicate candidates once. Each queued draft with
+// no duplicate recorded that is near enough gets c as its duplicate; a draft
+// that has one is left alone even if that one has since gone (ListQueue then
+// looks again and finds c), so a draft with hundreds of mirrors costs a read
+// each. With wantOwn it also returns a live near-duplicate of c, if any.
+func linkNear(tx *bolt.Tx, c *casebook.Case, wantOwn bool) (own string, err error) {
 	sig := sigOf(tx, c)
 	if sig == nil {
-		return nil
+		return "", nil
 	}
 	qb, sigs := tx.Bucket(bQueue), tx.Bucket(bDupSig)
 	for id := range nearCandidates(tx, sig) {
-		if id == c.ID || dupOf(tx, id) != "" || qb.Get([]byte(id)) == nil {
+		if id == c.ID {
+			continue
+		}
+		mark := dupOf(tx, id) == "" && qb.Get([]byte(id)) != nil
+		if !mark && (!wantOwn || own != "") {
 			continue
 		}
 		if raw := sigs.Get([]byte(id)); raw == nil || similarity(sig, decodeSig(raw)) < NearDuplicate {
 			continue
 		}
-		if err := setDupOf(tx, id, c.ID); err != nil {
-			return err
+		if own == "" && wantOwn && liveCase(tx, id) {
+			own = id
+		}
+		if mark {
+			if err := setDupOf(tx, id, c.ID); err != nil {
+				return "", err
+			}
 		}
 	}
-	return nil
+	return own, nil
 }
 
 // refreshPointers recomputes the entries of the drafts in prev (the

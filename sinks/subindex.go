@@ -50,7 +50,7 @@ func eachInSet(tx *bolt.Tx, set []byte, f func(*SubmissionRecord) error) error {
 	return tx.Bucket(set).ForEach(func(k, _ []byte) error {
 		var r SubmissionRecord
 		if err := getJSON(subs, k, &r); err != nil {
-			return nil // written by a crashed older version; the upgrade rebuilds
+			return nil // no record under the id (submissions are never deleted)
 		}
 		return f(&r)
 	})
