@@ -24,6 +24,12 @@ type Config struct {
 	Classifier *classify.Classifier
 	// PerDoc prints one line per document and field below the table.
 	PerDoc bool
+	// BySource makes Run score leave-one-source-out too (see RunBySource):
+	// it prints the by-source tables and returns the cross-source report.
+	BySource bool
+	// Fit builds the classifier from the gold examples it may see; nil means
+	// nothing is fitted (Classifier, or the default, scores every fold).
+	Fit FitFunc
 }
 
 // Gold is one gold file.
@@ -54,6 +60,7 @@ func (s *Score) Mean() float64 {
 // DocResult is one document's per-field scores.
 type DocResult struct {
 	Gold   string             `json:"gold"`
+	Source string             `json:"source"`
 	Lang   string             `json:"lang"`
 	Scores map[string]float64 `json:"scores"`
 	Err    string             `json:"error,omitempty"`
@@ -203,33 +210,90 @@ func presentFields(raw json.RawMessage) (map[string]bool, error) {
 	return out, nil
 }
 
-// Run scores every gold file in cfg.GoldDir and prints the per-field,
-// per-language table to w.
-func Run(ctx context.Context, cfg Config, w io.Writer) (Report, error) {
-	rep := Report{Fields: map[string]map[string]*Score{}, TextF1: map[string]*Score{}, EmptyKept: map[string]*Score{}}
+// Example is one gold document ready to be scored: its gold, the source it
+// belongs to and the extracted document (nil when extraction failed). A Fit
+// function trains on these.
+type Example struct {
+	File    string // the gold file's base name
+	Source  string // the folder under corpus/ ("dfds", "zh-imroc")
+	Gold    Gold
+	Expect  casebook.Case
+	Present map[string]bool // dotted names of the annotated fields
+	Doc     *extract.Document
+	Err     string // why extraction failed
+}
+
+// LoadExamples reads every gold file in cfg.GoldDir and extracts its
+// document once.
+func LoadExamples(ctx context.Context, cfg Config) ([]Example, error) {
 	if cfg.SharedDir == "" {
 		cfg.SharedDir = filepath.Join(cfg.GoldDir, "..", "..")
+	}
+	files, err := filepath.Glob(filepath.Join(cfg.GoldDir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("eval cases: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("eval cases: no gold files in %s", cfg.GoldDir)
+	}
+	sort.Strings(files)
+	out := make([]Example, 0, len(files))
+	for _, file := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ex, err := loadExample(cfg.SharedDir, file)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ex)
+	}
+	return out, nil
+}
+
+// Run scores every gold file in cfg.GoldDir with one classifier (in-sample)
+// and prints the per-field, per-language table to w.
+func Run(ctx context.Context, cfg Config, w io.Writer) (Report, error) {
+	exs, err := LoadExamples(ctx, cfg)
+	if err != nil {
+		return Report{Fields: map[string]map[string]*Score{}, TextF1: map[string]*Score{}, EmptyKept: map[string]*Score{}}, err
+	}
+	if cfg.BySource {
+		sr, err := BySource(ctx, cfg, exs, w)
+		if err != nil {
+			return Report{}, err
+		}
+		return sr.CrossSource, nil
 	}
 	cl := cfg.Classifier
 	if cl == nil {
 		cl = classify.New(classify.Config{})
 	}
-	files, err := filepath.Glob(filepath.Join(cfg.GoldDir, "*.json"))
-	if err != nil {
-		return rep, fmt.Errorf("eval cases: %w", err)
+	rep := aggregate(scoreAll(cl, exs))
+	if w != nil {
+		rep.Print(w, cfg.PerDoc)
 	}
-	if len(files) == 0 {
-		return rep, fmt.Errorf("eval cases: no gold files in %s", cfg.GoldDir)
+	return rep, nil
+}
+
+type docScore struct {
+	DocResult
+	goldEmpty map[string]bool
+}
+
+// scoreAll scores every example with cl.
+func scoreAll(cl *classify.Classifier, exs []Example) []docScore {
+	out := make([]docScore, len(exs))
+	for i := range exs {
+		out[i] = scoreExample(cl, &exs[i])
 	}
-	sort.Strings(files)
-	for _, file := range files {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		dr, err := scoreFile(cl, cfg.SharedDir, file)
-		if err != nil {
-			return rep, err
-		}
+	return out
+}
+
+// aggregate builds a report from per-document scores.
+func aggregate(docs []docScore) Report {
+	rep := Report{Fields: map[string]map[string]*Score{}, TextF1: map[string]*Score{}, EmptyKept: map[string]*Score{}}
+	for _, dr := range docs {
 		rep.Docs = append(rep.Docs, dr.DocResult)
 		for name, v := range dr.Scores {
 			rep.add(name, dr.Lang, v)
@@ -243,57 +307,70 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (Report, error) {
 			}
 		}
 	}
-	if w != nil {
-		rep.Print(w, cfg.PerDoc)
+	return rep
+}
+
+// sourceOf is the source of a gold "doc" path: the folder under corpus/.
+func sourceOf(doc string) string {
+	p := filepath.ToSlash(doc)
+	p = strings.TrimPrefix(p, "corpus/")
+	if i := strings.IndexByte(p, '/'); i > 0 {
+		return p[:i]
 	}
-	return rep, nil
+	return filepath.Dir(p)
 }
 
-type docScore struct {
-	DocResult
-	goldEmpty map[string]bool
-}
-
-func scoreFile(cl *classify.Classifier, shared, file string) (docScore, error) {
-	var ds docScore
+func loadExample(shared, file string) (Example, error) {
+	var ex Example
 	raw, err := os.ReadFile(file)
 	if err != nil {
-		return ds, fmt.Errorf("eval cases: %w", err)
+		return ex, fmt.Errorf("eval cases: %w", err)
 	}
-	var g Gold
-	if err := json.Unmarshal(raw, &g); err != nil {
-		return ds, fmt.Errorf("eval cases: %s: %w", file, err)
+	if err := json.Unmarshal(raw, &ex.Gold); err != nil {
+		return ex, fmt.Errorf("eval cases: %s: %w", file, err)
 	}
-	present, err := presentFields(g.Expect)
+	ex.Present, err = presentFields(ex.Gold.Expect)
 	if err != nil {
-		return ds, fmt.Errorf("eval cases: %s: %w", file, err)
+		return ex, fmt.Errorf("eval cases: %s: %w", file, err)
 	}
-	var expect casebook.Case
-	if err := json.Unmarshal(g.Expect, &expect); err != nil {
-		return ds, fmt.Errorf("eval cases: %s: %w", file, err)
+	if err := json.Unmarshal(ex.Gold.Expect, &ex.Expect); err != nil {
+		return ex, fmt.Errorf("eval cases: %s: %w", file, err)
 	}
-	ds.Gold = filepath.Base(file)
-	ds.Lang = expect.Language
+	ex.File = filepath.Base(file)
+	ex.Source = sourceOf(ex.Gold.Doc)
+	body, err := os.ReadFile(filepath.Join(shared, ex.Gold.Doc))
+	if err != nil {
+		return ex, fmt.Errorf("eval cases: %s: %w", file, err)
+	}
+	format := extract.SniffFormat(ex.Gold.Doc, "", body)
+	doc, err := extract.Extract(body, extract.Options{URL: ex.Gold.URL, Format: format})
+	if err != nil {
+		ex.Err = err.Error()
+	} else {
+		ex.Doc = doc
+	}
+	return ex, nil
+}
+
+func scoreExample(cl *classify.Classifier, ex *Example) docScore {
+	var ds docScore
+	ds.Gold = ex.File
+	ds.Source = ex.Source
+	ds.Lang = ex.Expect.Language
 	if ds.Lang == "" {
 		ds.Lang = "und"
 	}
-	body, err := os.ReadFile(filepath.Join(shared, g.Doc))
-	if err != nil {
-		return ds, fmt.Errorf("eval cases: %s: %w", file, err)
-	}
-	format := extract.SniffFormat(g.Doc, "", body)
-	doc, err := extract.Extract(body, extract.Options{URL: g.URL, Format: format})
 	var pred *casebook.Case
-	if err != nil {
+	if ex.Doc == nil {
 		// A document that cannot be extracted scores as an empty case.
-		ds.Err = err.Error()
+		ds.Err = ex.Err
 		pred = &casebook.Case{}
 		pred.Normalize()
 	} else {
-		pred = cl.Classify(doc)
+		pred = cl.Classify(ex.Doc)
 	}
-	ds.Scores, ds.goldEmpty = ScoreCase(&expect, present, g.Accept, pred)
-	return ds, nil
+	ds.Scores, ds.goldEmpty = ScoreCase(&ex.Expect, ex.Present, ex.Gold.Accept, pred)
+	return ds
 }
 
 func (r *Report) add(field, lang string, v float64) {
@@ -348,6 +425,10 @@ func (r *Report) Print(w io.Writer, perDoc bool) {
 		return
 	}
 	fmt.Fprintln(w)
+	r.printDocs(w)
+}
+
+func (r *Report) printDocs(w io.Writer) {
 	for _, d := range r.Docs {
 		names := make([]string, 0, len(d.Scores))
 		for n := range d.Scores {
@@ -358,7 +439,7 @@ func (r *Report) Print(w io.Writer, perDoc bool) {
 		for _, n := range names {
 			parts = append(parts, fmt.Sprintf("%s=%.2f", n, d.Scores[n]))
 		}
-		fmt.Fprintf(w, "%s [%s] %s\n", d.Gold, d.Lang, strings.Join(parts, " "))
+		fmt.Fprintf(w, "%s [%s %s] %s\n", d.Gold, d.Source, d.Lang, strings.Join(parts, " "))
 		if d.Err != "" {
 			fmt.Fprintf(w, "  error: %s\n", d.Err)
 		}

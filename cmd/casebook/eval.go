@@ -33,13 +33,15 @@ func runEval(ctx context.Context, args []string) error {
 		fs := flag.NewFlagSet("eval cases", flag.ContinueOnError)
 		gold := fs.String("gold", "", "directory of gold *.json files (../shared/eval/gold)")
 		shared := fs.String("shared", "", "the tree the gold files' doc paths are relative to (default: GOLD/../..)")
+		bySource := fs.Bool("by-source", false, "also score leave-one-source-out: per-source figures and cross-source beside in-sample")
+		perDoc := fs.Bool("perdoc", false, "print every document's scores")
 		if err := fs.Parse(args[1:]); err != nil {
 			return &usageError{err.Error()}
 		}
 		if *gold == "" {
 			return &usageError{"give --gold DIR"}
 		}
-		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared}, os.Stdout)
+		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared, BySource: *bySource, PerDoc: *perDoc, Fit: evalcases.DefaultFit}, os.Stdout)
 		return err
 	}
 	return &usageError{"want content or cases"}
