@@ -209,8 +209,8 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			t.Errorf("dangling $ref %s", m[1])
 		}
 	}
-	srcs := []string{"server.go", "public.go", "review.go"}
-	routeRe := regexp.MustCompile(`HandleFunc\("(GET|POST|PUT|DELETE) (/api/v1/[^"]+)"`)
+	srcs := []string{"server.go", "public.go", "review.go", "sources.go", "ops.go"}
+	routeRe := regexp.MustCompile(`HandleFunc\("(GET|POST|PUT|DELETE) (/api/v1/[^"]+|/healthz|/metrics)"`)
 	for _, name := range srcs {
 		raw := readFile(t, name)
 		for _, m := range routeRe.FindAllStringSubmatch(raw, -1) {

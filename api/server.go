@@ -253,6 +253,9 @@ func (s *Server) admin(next http.HandlerFunc) http.HandlerFunc {
 // --- handlers ---
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
 	if s.cfg.Ready != nil {
 		if err := s.cfg.Ready(); err != nil {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
@@ -263,6 +266,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 	if s.cfg.Metrics != nil {
 		_, _ = s.cfg.Metrics.WriteTo(w)

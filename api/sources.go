@@ -66,6 +66,9 @@ func (s *Server) sourceRoutes() {
 }
 
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r) {
+		return
+	}
 	items := []SourceView{}
 	if s.cfg.Crawler != nil {
 		var err error
