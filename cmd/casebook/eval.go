@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/casebook/casebook/classify/evalcases"
@@ -18,7 +19,6 @@ func runEval(ctx context.Context, args []string) error {
 		fs := flag.NewFlagSet("eval content", flag.ContinueOnError)
 		aeb := fs.String("aeb", "", "the article-extraction benchmark directory (html/, ground-truth.json)")
 		daniel := fs.String("daniel", "", "the DAnIEL directory (html/, reference/, doc_lg.json)")
-		peers := fs.Bool("peers", true, "also run go-trafilatura and go-readability on the same pages")
 		limit := fs.Int("limit", 0, "at most this many pages per data set (0: all)")
 		worst := fs.Int("worst", 0, "list this many lowest-scoring pages")
 		if err := fs.Parse(args[1:]); err != nil {
@@ -27,7 +27,10 @@ func runEval(ctx context.Context, args []string) error {
 		if *aeb == "" && *daniel == "" {
 			return &usageError{"give --aeb DIR and/or --daniel DIR"}
 		}
-		_, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: *aeb, DanielDir: *daniel, Peers: *peers, Limit: *limit, Worst: *worst}, os.Stdout)
+		_, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: *aeb, DanielDir: *daniel, Limit: *limit, Worst: *worst}, os.Stdout)
+		if err == nil {
+			fmt.Fprintln(os.Stderr, "casebook eval content: casebook alone; `go run ./cmd/evalcontent` runs the same pages with go-trafilatura and go-readability beside it")
+		}
 		return err
 	case "cases":
 		fs := flag.NewFlagSet("eval cases", flag.ContinueOnError)

@@ -6,19 +6,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sort"
-	"strings"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
-
-	readability "codeberg.org/readeck/go-readability/v2"
-	"github.com/markusmobius/go-trafilatura"
-	"golang.org/x/net/html"
 
 	"github.com/casebook/casebook/extract"
 )
@@ -40,52 +34,14 @@ func Casebook() Extractor {
 	}}
 }
 
-// Trafilatura is go-trafilatura configured as in the AEB benchmark (with fallback).
-func Trafilatura() Extractor {
-	return Extractor{Name: "go-trafilatura", Fn: func(page []byte, pageURL string) (string, error) {
-		doc, err := html.Parse(bytes.NewReader(page))
-		if err != nil {
-			return "", err
-		}
-		u, _ := url.Parse(pageURL)
-		res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{EnableFallback: true, OriginalURL: u})
-		if err != nil {
-			return "", err
-		}
-		return res.ContentText, nil
-	}}
-}
-
-// Readability is readeck's go-readability v2, text rendered by its InnerText.
-func Readability() Extractor {
-	return Extractor{Name: "go-readability", Fn: func(page []byte, pageURL string) (string, error) {
-		u, err := url.Parse(pageURL)
-		if err != nil || pageURL == "" {
-			u, _ = url.Parse("https://example.com/")
-		}
-		art, err := readability.FromReader(bytes.NewReader(page), u)
-		if err != nil {
-			return "", err
-		}
-		if art.Node == nil {
-			return "", nil
-		}
-		var sb strings.Builder
-		if err := art.RenderText(&sb); err != nil {
-			return "", err
-		}
-		return sb.String(), nil
-	}}
-}
-
 // Config says what to run.
 type Config struct {
 	AEBDir    string // ../shared/bench/aeb; "" to skip
 	DanielDir string // ../shared/bench/daniel; "" to skip
-	Peers     bool   // also run go-trafilatura and go-readability
 	Limit     int    // at most this many pages per data set (0: all)
 	Worst     int    // list this many lowest-scoring casebook pages
-	// Extractors overrides the set run (Peers is then ignored).
+	// Extractors is the set run (default: casebook alone). The peers live in
+	// package peers, so that the product binary does not link them.
 	Extractors []Extractor
 }
 
@@ -168,9 +124,6 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (Report, error) {
 	exs := cfg.Extractors
 	if len(exs) == 0 {
 		exs = []Extractor{Casebook()}
-		if cfg.Peers {
-			exs = append(exs, Trafilatura(), Readability())
-		}
 	}
 	// Pages are kept gzip-compressed and inflated one at a time, so the
 	// heap the extractors are measured against is small.
@@ -216,7 +169,7 @@ func runOne(ctx context.Context, ex Extractor, pages []Page, store [][]byte) (Re
 		a0 := allocated()
 		c0 := processCPU()
 		t0 := time.Now()
-		text, err := safe(ex.Fn, page, p.URL)
+		text, err := Safe(ex.Fn, page, p.URL)
 		res.Elapsed += time.Since(t0)
 		res.CPU += processCPU() - c0
 		alloc += allocated() - a0
@@ -278,7 +231,7 @@ func peakHeap(ctx context.Context, ex Extractor, pages []Page, store [][]byte) (
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go samplePeak(base, &pk, stop, done)
-		_, _ = safe(ex.Fn, page, pages[i].URL)
+		_, _ = Safe(ex.Fn, page, pages[i].URL)
 		close(stop)
 		<-done
 		if v := heapObjects(); v > base && v-base > pk.Load() {
@@ -322,7 +275,9 @@ func allocated() uint64 {
 
 // safe runs fn, turning a panic into an error: a peer crashing on one page
 // must not end the run.
-func safe(fn func([]byte, string) (string, error), page []byte, u string) (text string, err error) {
+// Safe runs an extractor, turning a panic into an error: a peer that
+// crashes on one page must not end the benchmark.
+func Safe(fn func([]byte, string) (string, error), page []byte, u string) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)

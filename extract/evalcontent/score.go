@@ -1,16 +1,16 @@
 // Package evalcontent scores main-content extraction on the AEB and DAnIEL
-// benchmarks, as ../shared/design/evaluation.md defines, and runs casebook's
-// extractor side by side with go-trafilatura and go-readability on the same
-// pages in the same process.
+// benchmarks, as ../shared/design/evaluation.md defines, and runs any set of
+// extractors side by side on the same pages in the same process. The peers
+// (go-trafilatura, go-readability) live in the subpackage peers, so that the
+// casebook binary, whose `casebook eval content` runs casebook alone, does
+// not link them; `go run ./cmd/evalcontent --aeb DIR --daniel DIR` is
 //
-// `casebook eval content --aeb DIR --daniel DIR` is
-//
-//	rep, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: aeb, DanielDir: daniel, Peers: true}, os.Stdout)
+//	rep, err := evalcontent.Run(ctx, evalcontent.Config{AEBDir: aeb, DanielDir: daniel, Extractors: peers.All()}, os.Stdout)
 //
 // which prints one row per extractor: F1 per data set (AEB; DAnIEL en, ru,
 // zh), pages per second by wall and by CPU time, KiB allocated per page and
 // the peak heap over any one page. The same run is a test:
-// CASEBOOK_BENCH=peers go test ./extract/evalcontent -run TestBenchmarkReport -v
+// CASEBOOK_BENCH=peers go test ./extract/evalcontent/peers -run TestBenchmarkReport -v
 // (CASEBOOK_BENCH=1 for casebook alone, CASEBOOK_BENCH_WORST=N to list the
 // worst pages), and go test -bench Extractors compares ns/page and allocs.
 package evalcontent

@@ -1,21 +1,24 @@
-package evalcontent
+package peers_test
 
 import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/casebook/casebook/extract/evalcontent"
+	"github.com/casebook/casebook/extract/evalcontent/peers"
 )
 
 var (
 	benchOnce  sync.Once
-	benchPages []Page
+	benchPages []evalcontent.Page
 	benchErr   error
 )
 
-func loadBenchPages(b *testing.B) []Page {
+func loadBenchPages(b *testing.B) []evalcontent.Page {
 	shared := sharedDir(b)
 	benchOnce.Do(func() {
-		benchPages, benchErr = Load(Config{AEBDir: filepath.Join(shared, "aeb"), DanielDir: filepath.Join(shared, "daniel")})
+		benchPages, benchErr = evalcontent.Load(evalcontent.Config{AEBDir: filepath.Join(shared, "aeb"), DanielDir: filepath.Join(shared, "daniel")})
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
@@ -27,14 +30,14 @@ func loadBenchPages(b *testing.B) []Page {
 // op is one page, taken in turn from the AEB and DAnIEL sets.
 func BenchmarkExtractors(b *testing.B) {
 	pages := loadBenchPages(b)
-	for _, ex := range []Extractor{Casebook(), Trafilatura(), Readability()} {
+	for _, ex := range peers.All() {
 		b.Run(ex.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			var bytes int64
 			for i := 0; b.Loop(); i++ {
 				p := &pages[i%len(pages)]
 				bytes += int64(len(p.HTML))
-				if _, err := safe(ex.Fn, p.HTML, p.URL); err != nil {
+				if _, err := evalcontent.Safe(ex.Fn, p.HTML, p.URL); err != nil {
 					b.Logf("%s: %v", p.ID, err)
 				}
 			}
