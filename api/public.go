@@ -4,13 +4,14 @@ import (
 	"bufio"
 	_ "embed"
 	"encoding/json"
-	"encoding/xml"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/sinks"
@@ -318,103 +319,33 @@ func (s *Server) vocab(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.vocabulary())
 }
 
-func (s *Server) baseURL(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return strings.TrimRight(s.cfg.PublicURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+// abs is the absolute URL of a path on this site (Config.PublicURL).
+func (s *Server) abs(path string) string { return s.cfg.PublicURL + path }
 
-// Atom 1.0 (RFC 4287) shapes.
-type atomFeed struct {
-	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-	Title   string      `xml:"title"`
-	ID      string      `xml:"id"`
-	Updated string      `xml:"updated"`
-	Links   []atomLink  `xml:"link"`
-	Entries []atomEntry `xml:"entry"`
-}
-
-type atomLink struct {
-	Rel  string `xml:"rel,attr,omitempty"`
-	Type string `xml:"type,attr,omitempty"`
-	Href string `xml:"href,attr"`
-}
-
-type atomEntry struct {
-	Title    string     `xml:"title"`
-	ID       string     `xml:"id"`
-	Updated  string     `xml:"updated"`
-	Links    []atomLink `xml:"link"`
-	Author   atomAuthor `xml:"author"`
-	Summary  atomText   `xml:"summary"`
-	Category []atomCat  `xml:"category"`
-}
-
-type atomAuthor struct {
-	Name string `xml:"name"`
-}
-
-type atomText struct {
-	Lang string `xml:"http://www.w3.org/XML/1998/namespace lang,attr,omitempty"`
-	Text string `xml:",chardata"`
-}
-
-type atomCat struct {
-	Term string `xml:"term,attr"`
-}
-
-// feedSize is how many newly published cases the feed carries.
-const feedSize = 50
-
-func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r) {
-		return
-	}
-	items, _, err := s.cfg.Store.ListPublished("", feedSize, nil)
+// ParsePublicURL checks a --public-url value: absolute http(s), no query or
+// fragment. The trailing slash is dropped.
+func ParsePublicURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		s.storeError(w, err)
-		return
+		return "", fmt.Errorf("public URL %q: %w", raw, err)
 	}
-	base := s.baseURL(r)
-	f := atomFeed{
-		Title: "casebook: newly published incident cases", ID: base + "/api/v1/feed.atom",
-		Updated: time.Unix(0, 0).UTC().Format(time.RFC3339),
-		Links:   []atomLink{{Rel: "self", Type: "application/atom+xml", Href: base + "/api/v1/feed.atom"}, {Rel: "alternate", Type: "text/html", Href: base + "/"}},
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("public URL %q: want http(s)://HOST[:PORT][/PREFIX] without query, fragment or credentials", raw)
 	}
-	for i, c := range items {
-		upd := c.Review.DecidedAt
-		if upd == "" {
-			upd = c.UpdatedAt
-		}
-		if i == 0 {
-			f.Updated = upd
-		}
-		org := c.Organization
-		if org == "" {
-			org = "unknown"
-		}
-		e := atomEntry{
-			Title: c.Title, ID: base + "/cases/" + c.ID, Updated: upd,
-			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: base + "/cases/" + c.ID}, {Rel: "alternate", Type: "application/json", Href: base + "/api/v1/cases/" + c.ID}},
-			Author:  atomAuthor{Name: org},
-			Summary: atomText{Lang: c.Language, Text: c.Summary},
-		}
-		e.Category = append(e.Category, atomCat{Term: c.RootCause.Category})
-		for _, t := range c.Tags {
-			e.Category = append(e.Category, atomCat{Term: t})
-		}
-		f.Entries = append(f.Entries, e)
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// DefaultPublicURL is http://ADDR for a listen address; an unspecified
+// host (":8080", "0.0.0.0:8080") becomes localhost.
+func DefaultPublicURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
 	}
-	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
-	_, _ = w.Write([]byte(xml.Header))
-	enc := xml.NewEncoder(w)
-	enc.Indent("", " ")
-	_ = enc.Encode(f)
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // exportPage is how many cases one read transaction of the export covers:

@@ -50,8 +50,11 @@ type Config struct {
 	SubmitBurst int
 	// SessionTTL is how long a UI login lasts; zero means 12 hours.
 	SessionTTL time.Duration
-	// PublicURL is the site's external base URL for feed links; "" uses
-	// the request's host.
+	// PublicURL is the site's external base URL (scheme, host, optional
+	// path prefix) for the absolute links in feeds, exports and MCP
+	// results. The request's Host header is never used: any client can
+	// send any Host, and a cached feed would carry it to every reader.
+	// "" means http://localhost.
 	PublicURL string
 }
 
@@ -73,6 +76,10 @@ func New(cfg Config) *Server {
 	}
 	if cfg.SubmitBurst == 0 {
 		cfg.SubmitBurst = 30
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://localhost"
 	}
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 12 * time.Hour
@@ -101,7 +108,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/v1/topics/{tag}", s.topic)
 	m.HandleFunc("GET /api/v1/vocab", s.vocab)
 	m.HandleFunc("GET /api/v1/feed.atom", s.feed)
+	m.HandleFunc("GET /api/v1/feed.json", s.jsonFeed)
 	m.HandleFunc("GET /api/v1/export.jsonl", s.export)
+	m.HandleFunc("GET /api/v1/export.csv", s.exportCSV)
 	m.HandleFunc("GET /api/v1/openapi.json", s.openapi)
 
 	m.HandleFunc("GET /api/v1/review/drafts", s.auth(s.listDrafts))

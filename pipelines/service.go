@@ -40,7 +40,11 @@ type ServeConfig struct {
 	// client IP; zero keeps the API's defaults.
 	SubmitRate  float64
 	SubmitBurst int
-	Fetch       fetch.Config
+	// PublicURL is the site's external base URL, for the absolute links in
+	// feeds, exports and MCP results; "" means http:// and the bound HTTP
+	// address.
+	PublicURL string
+	Fetch     fetch.Config
 	Runner      RunnerConfig
 	// Sources are crawled on their intervals; none means no crawling.
 	Sources []Source
@@ -182,14 +186,17 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	}()
 
 	s.Metrics.Gauges = s.writeGauges
-	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler(),
-		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}, SubmitRate: cfg.SubmitRate, SubmitBurst: cfg.SubmitBurst})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("http listen %s: %w", cfg.HTTPAddr, err)
 	}
 	s.Addr = ln.Addr().String()
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = api.DefaultPublicURL(s.Addr)
+	}
+	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler(),
+		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}, SubmitRate: cfg.SubmitRate, SubmitBurst: cfg.SubmitBurst, PublicURL: cfg.PublicURL})
 	s.HTTP = &http.Server{Handler: handler, ReadHeaderTimeout: api.ReadHeaderTimeout, ReadTimeout: api.ReadTimeout,
 		WriteTimeout: api.WriteTimeout, IdleTimeout: api.IdleTimeout}
 	go func() {

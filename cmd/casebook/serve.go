@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
 )
@@ -100,6 +101,7 @@ func runServe(ctx context.Context, args []string) error {
 	hostConc := fs.Int("host-concurrency", pipelines.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
 	submitRate := fs.Float64("submit-rate", 0, "public submissions allowed per second per client IP (default 0.5)")
 	submitBurst := fs.Int("submit-burst", 0, "burst of public submissions per client IP (default 30)")
+	publicURL := fs.String("public-url", os.Getenv("CASEBOOK_PUBLIC_URL"), "the site's external base URL for links in feeds, exports and MCP results (env CASEBOOK_PUBLIC_URL; default http://ADDR of --http)")
 	var ff fetchFlags
 	ff.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -123,6 +125,11 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *publicURL != "" {
+		if *publicURL, err = api.ParsePublicURL(*publicURL); err != nil {
+			return &usageError{"--public-url: " + err.Error()}
+		}
+	}
 	syncPolicy := time.Duration(0)
 	if *natsSync != "always" {
 		if syncPolicy, err = time.ParseDuration(*natsSync); err != nil || syncPolicy <= 0 {
@@ -132,7 +139,7 @@ func runServe(ctx context.Context, args []string) error {
 	log := newLogger(*logLevel)
 	svc, err := pipelines.Start(ctx, pipelines.ServeConfig{
 		DataDir: *data, HTTPAddr: *httpAddr, NATSURL: *natsURL, NATSListen: *natsListen,
-		NATSSync: syncPolicy, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst,
+		NATSSync: syncPolicy, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst, PublicURL: *publicURL,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
 		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})
