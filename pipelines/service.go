@@ -45,7 +45,7 @@ type ServeConfig struct {
 	// address.
 	PublicURL string
 	Fetch     fetch.Config
-	Runner      RunnerConfig
+	Runner    RunnerConfig
 	// Sources are crawled on their intervals; none means no crawling.
 	Sources []Source
 	// Politeness is the per-host policy every fetch worker follows.
