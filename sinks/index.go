@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,6 +253,94 @@ func indexTx(tx *bolt.Tx, c *casebook.Case, add bool) error {
 		}
 	}
 	return nil
+}
+
+// reindexTx moves a published case's index entries from before to after
+// (same id), writing only the entries that differ: an edit of the title
+// touches the title's terms, not every word of a long remediation list. It
+// returns how many keys it wrote or deleted.
+func reindexTx(tx *bolt.Tx, before, after *casebook.Case) (int, error) {
+	seq, err := caseSeq(after.ID)
+	if err != nil {
+		return 0, err
+	}
+	if before.ID != after.ID {
+		return 0, fmt.Errorf("reindex %s as %s: %w", before.ID, after.ID, ErrInvalid)
+	}
+	touched := 0
+	idx, counts := tx.Bucket(bIdx), tx.Bucket(bIdxCount)
+	oldPairs, newPairs := indexPairs(before), indexPairs(after)
+	has := func(ps [][2]string, p [2]string) bool {
+		for _, q := range ps {
+			if q == p {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range oldPairs {
+		if has(newPairs, p) {
+			continue
+		}
+		if err := idx.Delete(idxKey(p[0], p[1], seq)); err != nil {
+			return touched, err
+		}
+		if err := addCount(counts, countKey(p[0], p[1]), -1); err != nil {
+			return touched, err
+		}
+		touched += 2
+	}
+	for _, p := range newPairs {
+		if has(oldPairs, p) {
+			continue
+		}
+		if err := idx.Put(idxKey(p[0], p[1], seq), []byte(after.ID)); err != nil {
+			return touched, err
+		}
+		if err := addCount(counts, countKey(p[0], p[1]), 1); err != nil {
+			return touched, err
+		}
+		touched += 2
+	}
+	if oc, nc := cardOf(before), cardOf(after); !reflect.DeepEqual(oc, nc) {
+		if err := putJSON(tx.Bucket(bCards), []byte(after.ID), nc); err != nil {
+			return touched, err
+		}
+		touched++
+	}
+	terms, df := tx.Bucket(bTerms), tx.Bucket(bTermDF)
+	oldW, newW := termWeights(before), termWeights(after)
+	for t := range oldW {
+		if _, ok := newW[t]; ok {
+			continue
+		}
+		if err := terms.Delete(append(append([]byte(t), 0), seqKey(seq)...)); err != nil {
+			return touched, err
+		}
+		if err := addCount(df, []byte(t), -1); err != nil {
+			return touched, err
+		}
+		touched += 2
+	}
+	for t, w := range newW {
+		ow, had := oldW[t]
+		if had && min(ow, math.MaxUint16) == min(w, math.MaxUint16) {
+			continue
+		}
+		v := make([]byte, 2)
+		binary.BigEndian.PutUint16(v, uint16(min(w, math.MaxUint16)))
+		if err := terms.Put(append(append([]byte(t), 0), seqKey(seq)...), v); err != nil {
+			return touched, err
+		}
+		touched++
+		if !had {
+			if err := addCount(df, []byte(t), 1); err != nil {
+				return touched, err
+			}
+			touched++
+		}
+	}
+	return touched, nil
 }
 
 // reverseFrom positions c on the newest entry under prefix whose seq is

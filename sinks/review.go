@@ -72,10 +72,7 @@ func (s *Store) EditCase(id, by, note string, edit func(*casebook.Case) error) (
 		}
 		c.UpdatedAt = s.stamp()
 		if c.Status == casebook.StatusPublished {
-			if err := indexTx(tx, &before, false); err != nil {
-				return err
-			}
-			if err := indexTx(tx, &c, true); err != nil {
+			if _, err := reindexTx(tx, &before, &c); err != nil {
 				return err
 			}
 		}
