@@ -236,7 +236,8 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 }
 
 func TestReviewActions(t *testing.T) {
-	f := newFixture(t, Config{})
+	// Eleven wrong-token probes below: more than the default failure allowance.
+	f := newFixture(t, Config{AuthFailures: 100})
 	f.seedCases()
 	f.seedDrafts()
 	ctx := context.Background()
@@ -340,7 +341,7 @@ func TestReviewActions(t *testing.T) {
 		casebook.Case
 		Changed []string `json:"changed"`
 	}
-	resp, body = do(t, "PUT", f.srv.URL+"/api/v1/review/cases/"+cert, f.revTok, strings.NewReader(mustJSON(t, map[string]any{"case": edited, "note": "clearer title"})))
+	resp, body = do(t, "PUT", f.srv.URL+"/api/v1/review/cases/"+cert, f.revTok, strings.NewReader(mustJSON(t, map[string]any{"case": edited, "note": "clearer title"})), "Content-Type", "application/json")
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &afterEdit) != nil {
 		t.Fatalf("edit: %d %s", resp.StatusCode, body)
 	}
@@ -535,7 +536,7 @@ func TestSubmissionRateLimit(t *testing.T) {
 	// Bad bodies are still 400 (and count against the bucket like any request).
 	g := newFixture(t, Config{})
 	for _, body := range []string{`{"url":""}`, `not json`, `{"url":"ftp://x"}`, `{"url":"https://x","extra":1}`} {
-		if resp, _ := do(t, "POST", g.srv.URL+"/api/v1/submissions", "", strings.NewReader(body)); resp.StatusCode != 400 {
+		if resp, _ := do(t, "POST", g.srv.URL+"/api/v1/submissions", "", strings.NewReader(body), "Content-Type", "application/json"); resp.StatusCode != 400 {
 			t.Errorf("submit %s: %d, want 400", body, resp.StatusCode)
 		}
 	}

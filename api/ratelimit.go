@@ -30,8 +30,8 @@ func newIPLimiter(perSecond float64, burst int) *ipLimiter {
 	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, clients: map[string]*ipBucket{}}
 }
 
-// allow takes a token for ip, or says how long until one is free.
-func (l *ipLimiter) allow(ip string, now time.Time) (bool, time.Duration) {
+// bucket is ip's bucket, made full when ip is new.
+func (l *ipLimiter) bucket(ip string, now time.Time) *rate.Limiter {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.swept) > time.Minute {
@@ -50,13 +50,38 @@ func (l *ipLimiter) allow(ip string, now time.Time) (bool, time.Duration) {
 		l.clients[ip] = b
 	}
 	b.seen = now
-	res := b.lim.ReserveN(now, 1)
+	return b.lim
+}
+
+// allow takes a token for ip, or says how long until one is free.
+func (l *ipLimiter) allow(ip string, now time.Time) (bool, time.Duration) {
+	lim := l.bucket(ip, now)
+	res := lim.ReserveN(now, 1)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
 		return false, d
 	}
 	return true, 0
 }
+
+// empty says how long until ip's bucket holds a token again, without
+// taking one; zero when it holds one now.
+func (l *ipLimiter) empty(ip string, now time.Time) time.Duration {
+	l.mu.Lock()
+	b := l.clients[ip]
+	l.mu.Unlock()
+	if b == nil {
+		return 0
+	}
+	tokens := b.lim.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / float64(l.rate) * float64(time.Second))
+}
+
+// take spends one of ip's tokens if it has one.
+func (l *ipLimiter) take(ip string, now time.Time) { l.bucket(ip, now).AllowN(now, 1) }
 
 // clientIP is the connection's address: a forwarded-for header is any
 // client's to forge, so it is not trusted.
@@ -80,3 +105,26 @@ func (s *Server) rateLimited(next http.HandlerFunc) http.HandlerFunc {
 		next(w, r)
 	}
 }
+
+// authThrottled answers 429 when the client has used up its allowance of
+// failed token checks (Config.AuthFailures per Config.AuthFailWindow). It is
+// asked before the token is looked at, so a client past the limit learns
+// nothing from a guess; requests with a valid token never spend allowance.
+func (s *Server) authThrottled(w http.ResponseWriter, r *http.Request, page bool) bool {
+	wait := s.authFails.empty(clientIP(r), time.Now())
+	if wait <= 0 {
+		return false
+	}
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	msg := "too many failed token checks from this address; retry in " + strconv.Itoa(secs) + " s"
+	if page {
+		s.pageError(w, r, http.StatusTooManyRequests, msg)
+	} else {
+		writeError(w, http.StatusTooManyRequests, "rate_limited", msg)
+	}
+	return true
+}
+
+// authFailed spends one of the client's allowance of failed token checks.
+func (s *Server) authFailed(r *http.Request) { s.authFails.take(clientIP(r), time.Now()) }

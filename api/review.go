@@ -186,6 +186,10 @@ func (s *Server) editCase(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_json", "case is required: the whole case as the reviewer wants it")
 		return
 	}
+	if err := checkEdit(req.Case, req.Note); err != nil {
+		s.storeError(w, err)
+		return
+	}
 	c, changed, err := s.cfg.Store.EditCase(r.PathValue("id"), reviewerOf(r).Name, req.Note, func(c *casebook.Case) error { return applyEdit(c, req.Case) })
 	if err != nil {
 		s.storeError(w, err)
@@ -215,6 +219,10 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.TrimSpace(req.Into) == "" {
 		writeError(w, http.StatusBadRequest, "bad_json", "into is required: the id of the published case that absorbs the draft")
+		return
+	}
+	if err := checkEdit(nil, req.Note); err != nil {
+		s.storeError(w, err)
 		return
 	}
 	c, err := s.cfg.Store.Merge(r.PathValue("id"), strings.TrimSpace(req.Into), reviewerOf(r).Name, req.Note)

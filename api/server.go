@@ -6,17 +6,24 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/sinks"
@@ -48,6 +55,11 @@ type Config struct {
 	// (token bucket); zero means 1 every 2 s with a burst of 30.
 	SubmitRate  float64
 	SubmitBurst int
+	// AuthFailures failed token checks (bearer or login) per client IP are
+	// allowed per AuthFailWindow, refilling evenly; past them, token checks
+	// from that address get 429 with Retry-After. Zero means 10 per 5 min.
+	AuthFailures   int
+	AuthFailWindow time.Duration
 	// SessionTTL is how long a UI login lasts; zero means 12 hours.
 	SessionTTL time.Duration
 	// PublicURL is the site's external base URL (scheme, host, optional
@@ -63,7 +75,9 @@ type Server struct {
 	cfg     Config
 	mux     *http.ServeMux
 	limiter *ipLimiter
-	pages   *pages
+	// authFails is each client's allowance of failed token checks.
+	authFails *ipLimiter
+	pages     *pages
 }
 
 // New builds the server and its routes.
@@ -84,14 +98,42 @@ func New(cfg Config) *Server {
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 12 * time.Hour
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), limiter: newIPLimiter(cfg.SubmitRate, cfg.SubmitBurst)}
+	if cfg.AuthFailures == 0 {
+		cfg.AuthFailures = 10
+	}
+	if cfg.AuthFailWindow == 0 {
+		cfg.AuthFailWindow = 5 * time.Minute
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), limiter: newIPLimiter(cfg.SubmitRate, cfg.SubmitBurst),
+		authFails: newIPLimiter(float64(cfg.AuthFailures)/cfg.AuthFailWindow.Seconds(), cfg.AuthFailures)}
 	s.pages = mustPages()
 	s.routes()
 	return s
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. Every answer says nosniff; one that
+// may carry a token or a session (anything a token or a session cookie
+// asked for, the login and review pages, the review API) says no-store, so
+// no shared or browser cache keeps it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	if mayCarryToken(r) {
+		h.Set("Cache-Control", "no-store")
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+func mayCarryToken(r *http.Request) bool {
+	if r.Header.Get("Authorization") != "" {
+		return true
+	}
+	if _, err := r.Cookie(sessionCookie); err == nil {
+		return true
+	}
+	p := r.URL.Path
+	return p == "/login" || p == "/logout" || p == "/review" || strings.HasPrefix(p, "/review/") || strings.HasPrefix(p, "/api/v1/review/")
+}
 
 func (s *Server) routes() {
 	m := s.mux
@@ -141,6 +183,9 @@ func (s *Server) routes() {
 type apiError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Field names the request field at fault (a JSON path such as
+	// "impact.duration"), when there is one.
+	Field string `json:"field,omitempty"`
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
@@ -158,11 +203,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // storeError maps store errors to HTTP answers.
 func (s *Server) storeError(w http.ResponseWriter, err error) {
+	var fe *casebook.FieldError
 	switch {
 	case errors.Is(err, sinks.ErrNotFound):
 		writeError(w, http.StatusNotFound, "not_found", err.Error())
 	case errors.Is(err, sinks.ErrConflict):
 		writeError(w, http.StatusConflict, "conflict", err.Error())
+	case errors.As(err, &fe):
+		writeJSON(w, http.StatusBadRequest, map[string]apiError{"error": {Code: "invalid_field", Message: fe.Error(), Field: fe.Field}})
 	case errors.Is(err, sinks.ErrInvalid):
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 	default:
@@ -171,20 +219,71 @@ func (s *Server) storeError(w http.ResponseWriter, err error) {
 	}
 }
 
-// decodeBody reads a bounded JSON body into v.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+// maxBodyBytes bounds every JSON request body.
+const maxBodyBytes = 1 << 20
+
+// readBody reads a bounded request body and answers the failure itself: a
+// body over the bound is 413, one the client sent too slowly for the
+// server's read timeout is 408 (not "too large": nothing says it was).
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", "request body over 1 MiB")
+		status, code, msg := bodyError(err, limit)
+		writeError(w, status, code, msg)
+		return nil, false
+	}
+	return body, true
+}
+
+// bodyError classifies an error reading a request body.
+func bodyError(err error, limit int64) (status int, code, msg string) {
+	var tooLarge *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("request body over %d bytes", limit)
+	case errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return http.StatusRequestTimeout, "timeout", "the request body did not arrive within the server's read timeout"
+	default:
+		return http.StatusBadRequest, "bad_body", "reading the request body: " + err.Error()
+	}
+}
+
+// isJSON reports whether a Content-Type names JSON (parameters such as
+// charset allowed).
+func isJSON(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
+// decodeBody reads a bounded JSON body into v: Content-Type must be
+// application/json (415 otherwise), the body valid UTF-8 and exactly one
+// JSON value with no unknown fields and nothing after it (400 otherwise).
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+	body, ok := readBody(w, r, maxBodyBytes)
+	if !ok {
 		return false
 	}
-	if optional && len(strings.TrimSpace(string(body))) == 0 {
+	if optional && len(bytes.TrimSpace(body)) == 0 {
 		return true
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	if !isJSON(r.Header.Get("Content-Type")) {
+		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "the request body must be JSON sent as Content-Type: application/json")
+		return false
+	}
+	// encoding/json would quietly turn invalid UTF-8 into U+FFFD.
+	if !utf8.Valid(body) {
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid UTF-8")
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, "bad_json", "request body: "+err.Error())
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		writeError(w, http.StatusBadRequest, "bad_json", "request body: data after the JSON value")
 		return false
 	}
 	return true
@@ -235,12 +334,16 @@ func (s *Server) authenticate(r *http.Request) (sinks.Reviewer, bool) {
 
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if s.authThrottled(w, r, false) {
+			return
+		}
 		rv, ok := s.authenticate(r)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="casebook"`)
 			if r.Header.Get("Authorization") == "" {
 				writeError(w, http.StatusUnauthorized, "unauthorized", "a reviewer token is required (Authorization: Bearer …)")
 			} else {
+				s.authFailed(r)
 				writeError(w, http.StatusUnauthorized, "unauthorized", "the token is not valid or was revoked")
 			}
 			return
@@ -301,12 +404,8 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.URL = strings.TrimSpace(req.URL)
-	if req.URL == "" {
-		writeError(w, http.StatusBadRequest, "bad_url", "url is required")
-		return
-	}
-	if len(req.URL) > 4096 {
-		writeError(w, http.StatusBadRequest, "bad_url", "url is longer than 4096 bytes")
+	if err := checkSubmitURL(req.URL); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_url", err.Error())
 		return
 	}
 	rec, existing, err := s.cfg.Submitter.Submit(r.Context(), req.URL, "manual", "")
@@ -326,6 +425,34 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, rec.Submission)
 }
 
+// maxURLBytes bounds a submitted URL.
+const maxURLBytes = 4096
+
+// checkSubmitURL refuses, before anything is stored, a submitted URL that is
+// empty, too long, not valid UTF-8, carries control characters or names
+// credentials (user:pass@host): submissions are public, so a password in one
+// would be shown to everyone. The message never repeats the URL.
+func checkSubmitURL(raw string) error {
+	switch {
+	case raw == "":
+		return errors.New("url is required")
+	case len(raw) > maxURLBytes:
+		return fmt.Errorf("url is longer than %d bytes", maxURLBytes)
+	case !utf8.ValidString(raw):
+		return errors.New("url is not valid UTF-8")
+	case strings.ContainsFunc(raw, unicode.IsControl):
+		return errors.New("url contains control characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("url is not a valid URL")
+	}
+	if u.User != nil {
+		return errors.New("url carries credentials (user:password@); submit the address without them")
+	}
+	return nil
+}
+
 func (s *Server) getSubmission(w http.ResponseWriter, r *http.Request) {
 	rec, err := s.cfg.Store.GetSubmission(r.PathValue("id"))
 	if err != nil {
@@ -336,8 +463,18 @@ func (s *Server) getSubmission(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) {
-	cursor, limit, ok := pageParams(w, r)
+	if !onlyParams(w, r, "cursor", "limit") {
+		return
+	}
+	// The cursor is a submission id, not a case sequence: pageParams's
+	// numeric check would refuse the next_cursor this endpoint gives out.
+	limit, ok := limitParam(w, r, 20, 200)
 	if !ok {
+		return
+	}
+	cursor := r.URL.Query().Get("cursor")
+	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
 		return
 	}
 	items, next, err := s.cfg.Store.ListSubmissions(cursor, limit)
@@ -393,6 +530,10 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req, true) {
 		return
 	}
+	if err := checkEdit(req.Case, req.Note); err != nil {
+		s.storeError(w, err)
+		return
+	}
 	var edit func(*casebook.Case) error
 	if req.Case != nil {
 		edit = func(c *casebook.Case) error { return applyEdit(c, req.Case) }
@@ -406,27 +547,25 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, c)
 }
 
-// applyEdit copies the reviewer-editable fields of e onto c, validating labels.
-func applyEdit(c, e *casebook.Case) error {
-	if e.RootCause.Category != "" && !casebook.ValidRootCause(e.RootCause.Category) {
-		return fmt.Errorf("root_cause.category %q is not in the vocabulary: %w", e.RootCause.Category, sinks.ErrInvalid)
-	}
-	if e.Trigger.Kind != "" && !casebook.ValidTrigger(e.Trigger.Kind) {
-		return fmt.Errorf("trigger.kind %q is not in the vocabulary: %w", e.Trigger.Kind, sinks.ErrInvalid)
-	}
-	if e.Detection.Method != "" && !casebook.ValidDetection(e.Detection.Method) {
-		return fmt.Errorf("detection.method %q is not in the vocabulary: %w", e.Detection.Method, sinks.ErrInvalid)
-	}
-	for _, comp := range e.Components {
-		if !casebook.ValidComponent(comp) {
-			return fmt.Errorf("component %q is not in the vocabulary: %w", comp, sinks.ErrInvalid)
+// checkEdit validates a reviewer's edit and note against the schema, the
+// vocabulary and the documented limits. Handlers call it before the store,
+// so a refused edit never waits for or holds the store's only writer.
+func checkEdit(e *casebook.Case, note string) error {
+	if e != nil {
+		if err := casebook.ValidateEdit(e); err != nil {
+			return fmt.Errorf("%w: %w", err, sinks.ErrInvalid)
 		}
 	}
-	if e.Language != "" && e.Language != "und" && !slices.Contains(casebook.Languages, e.Language) {
-		return fmt.Errorf("language %q is not en, ru, zh or und: %w", e.Language, sinks.ErrInvalid)
+	if err := casebook.ValidateNote("note", note); err != nil {
+		return fmt.Errorf("%w: %w", err, sinks.ErrInvalid)
 	}
-	if strings.TrimSpace(e.Title) == "" {
-		return fmt.Errorf("title must not be empty: %w", sinks.ErrInvalid)
+	return nil
+}
+
+// applyEdit copies the reviewer-editable fields of e onto c, validating them.
+func applyEdit(c, e *casebook.Case) error {
+	if err := checkEdit(e, ""); err != nil {
+		return err
 	}
 	// Tags are stored as slugs: an alias a reviewer typed ("k8s") becomes
 	// its slug, an unknown tag is refused.
@@ -441,6 +580,13 @@ func applyEdit(c, e *casebook.Case) error {
 		}
 	}
 	e.Tags = tags
+	comps := make([]string, 0, len(e.Components))
+	for _, comp := range e.Components {
+		if !slices.Contains(comps, comp) {
+			comps = append(comps, comp)
+		}
+	}
+	e.Components = comps
 	keep := *c
 	*c = *e
 	c.ID, c.Status, c.Sources, c.Extraction, c.Relevance = keep.ID, keep.Status, keep.Sources, keep.Extraction, keep.Relevance
@@ -457,6 +603,10 @@ type rejectRequest struct {
 func (s *Server) reject(w http.ResponseWriter, r *http.Request) {
 	var req rejectRequest
 	if !decodeBody(w, r, &req, false) {
+		return
+	}
+	if err := casebook.ValidateNote("reason", req.Reason); err != nil {
+		s.storeError(w, fmt.Errorf("%w: %w", err, sinks.ErrInvalid))
 		return
 	}
 	c, err := s.cfg.Store.Reject(r.PathValue("id"), reviewerOf(r).Name, req.Reason)

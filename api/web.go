@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -200,9 +201,7 @@ func (s *Server) reviewPage(next func(http.ResponseWriter, *http.Request, sinks.
 			return
 		}
 		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-			if err := r.ParseForm(); err != nil {
-				s.pageError(w, r, http.StatusBadRequest, "bad form: "+err.Error())
+			if !s.parseForm(w, r, maxFormBytes) {
 				return
 			}
 			if !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) != 1 {
@@ -212,6 +211,23 @@ func (s *Server) reviewPage(next func(http.ResponseWriter, *http.Request, sinks.
 		}
 		next(w, r, sess)
 	}
+}
+
+// parseForm reads a bounded URL-encoded form and answers the failure
+// itself: another content type is 415, a body over limit 413, one cut off
+// by the read timeout 408, a malformed one 400.
+func (s *Server) parseForm(w http.ResponseWriter, r *http.Request, limit int64) bool {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/x-www-form-urlencoded" {
+		s.pageError(w, r, http.StatusUnsupportedMediaType, "the form must be sent as application/x-www-form-urlencoded")
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		status, _, msg := bodyError(err, limit)
+		s.pageError(w, r, status, "bad form: "+msg)
+		return false
+	}
+	return true
 }
 
 func sameOrigin(r *http.Request) bool {
@@ -239,9 +255,24 @@ func newCSRF() string {
 	return hex.EncodeToString(b)
 }
 
+// safeNext keeps a post-login destination only when it is a path on this
+// site. Browsers drop tabs and newlines from a Location and read a
+// backslash as a slash, so "/\t/evil.example" or "/\\evil.example" would
+// leave the site: anything but printable ASCII without backslashes is
+// refused, and the parsed result must have neither scheme nor host.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/review"
+	const fallback = "/review"
+	if len(next) < 1 || len(next) > 2048 || next[0] != '/' || strings.HasPrefix(next, "//") {
+		return fallback
+	}
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; c <= ' ' || c >= 0x7f || c == '\\' {
+			return fallback
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return fallback
 	}
 	return next
 }
@@ -254,9 +285,7 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	if err := r.ParseForm(); err != nil {
-		s.pageError(w, r, http.StatusBadRequest, "bad form")
+	if !s.parseForm(w, r, 16<<10) {
 		return
 	}
 	next := safeNext(r.PostFormValue("next"))
@@ -265,8 +294,12 @@ func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, http.StatusForbidden, "the login form expired; reload it and try again")
 		return
 	}
+	if s.authThrottled(w, r, true) {
+		return
+	}
 	id, sess, err := s.cfg.Store.CreateSession(strings.TrimSpace(r.PostFormValue("token")), s.cfg.SessionTTL)
 	if err != nil {
+		s.authFailed(r)
 		tok := newCSRF()
 		http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
 		s.render(w, r, "login", http.StatusUnauthorized, view{Title: "Log in", CSRF: tok, Error: "That token is not valid or was revoked.", Data: next})
@@ -298,9 +331,7 @@ func (s *Server) pageSubmit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) doSubmit(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	if err := r.ParseForm(); err != nil {
-		s.pageError(w, r, http.StatusBadRequest, "bad form")
+	if !s.parseForm(w, r, 16<<10) {
 		return
 	}
 	// Double-submit token: another site cannot make a visitor submit URLs.
@@ -314,8 +345,8 @@ func (s *Server) doSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := strings.TrimSpace(r.PostFormValue("url"))
-	if u == "" || len(u) > 4096 {
-		s.render(w, r, "submit", http.StatusBadRequest, view{Title: "Submit a write-up", CSRF: ck.Value, Error: "Give the address of a post (at most 4096 bytes)."})
+	if err := checkSubmitURL(u); err != nil {
+		s.render(w, r, "submit", http.StatusBadRequest, view{Title: "Submit a write-up", CSRF: ck.Value, Error: "Give the address of a post: " + err.Error() + "."})
 		return
 	}
 	rec, _, err := s.cfg.Submitter.Submit(r.Context(), u, "manual", "")
@@ -623,6 +654,10 @@ func (s *Server) doEdit(w http.ResponseWriter, r *http.Request, sess sinks.Sessi
 	}
 	e := formCase(c, r.PostForm)
 	note := strings.TrimSpace(r.PostFormValue("note"))
+	if err := checkEdit(e, note); err != nil {
+		s.editFailed(w, r, e, ex, err)
+		return
+	}
 	by := sess.Reviewer.Name
 	switch r.PostFormValue("action") {
 	case "approve":

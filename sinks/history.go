@@ -50,6 +50,9 @@ func (s *Store) History(id string) ([]Change, error) {
 	out := []Change{}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		cur := resolveAlias(tx, id)
+		if tx.Bucket(bCases).Get([]byte(cur)) == nil {
+			return fmt.Errorf("case %s: %w", id, ErrNotFound)
+		}
 		// Earlier ids (the draft, drafts merged in) come first.
 		ids := append(earlierIDs(tx, cur), cur)
 		for _, cid := range ids {

@@ -3,6 +3,7 @@ package sinks
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/casebook/casebook"
@@ -212,8 +213,26 @@ func (s *Store) CountSubmissions() (map[string]int, error) {
 	return out, err
 }
 
+// ValidSubmissionCursor reports whether c has the shape of the next_cursor
+// ListSubmissions gives out: a submission id.
+func ValidSubmissionCursor(c string) bool {
+	d, ok := strings.CutPrefix(c, "sub-")
+	if !ok || len(d) < 8 || len(d) > 20 {
+		return false
+	}
+	for _, r := range d {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // ListSubmissions pages through submissions, newest first.
 func (s *Store) ListSubmissions(cursor string, limit int) ([]casebook.Submission, string, error) {
+	if cursor != "" && !ValidSubmissionCursor(cursor) {
+		return nil, "", fmt.Errorf("cursor %q is not one this server gave out: %w", cursor, ErrInvalid)
+	}
 	var out []casebook.Submission
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -222,9 +241,13 @@ func (s *Store) ListSubmissions(cursor string, limit int) ([]casebook.Submission
 		if cursor == "" {
 			k, v = c.Last()
 		} else {
-			// Seek lands on the cursor (or just past it); the page goes on below it.
-			c.Seek([]byte(cursor))
-			k, v = c.Prev()
+			// Seek lands on the cursor (or just past it); the page goes on
+			// below it. Past the last key, the page starts at the last.
+			if sk, _ := c.Seek([]byte(cursor)); sk == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
 		}
 		for ; k != nil; k, v = c.Prev() {
 			if len(out) == limit {
