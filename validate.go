@@ -21,7 +21,7 @@ const (
 	MaxListItemBytes  = 4 << 10   // one item of those lists
 	MaxTags           = 50        // tags
 	MaxNoteBytes      = 4 << 10   // a reviewer's note or reject reason
-	MaxEditTotalBytes = 512 << 10 // all the edited text together
+	MaxEditTotalBytes = 256 << 10 // all the edited text together
 )
 
 // FieldError is a case field that breaks the schema, the vocabulary or a

@@ -411,7 +411,7 @@ func TestLargeEditDoesNotStallSubmissions(t *testing.T) {
 		return b.String()
 	}
 	c.Remediation, c.ActionItems = nil, nil
-	for i := 0; i < 60; i++ {
+	for i := 0; i < 30; i++ {
 		c.Remediation = append(c.Remediation, item(i, "rolled"))
 		c.ActionItems = append(c.ActionItems, item(i, "alert"))
 	}
@@ -447,11 +447,12 @@ func TestLargeEditDoesNotStallSubmissions(t *testing.T) {
 		worstEdit = max(worstEdit, <-done)
 	}
 	t.Logf("edit of %d KiB: worst %v; submission meanwhile: worst %v", len(body)>>10, worstEdit, worstSubmit)
-	// Generous bounds for a loaded 2-core machine; the unbounded edit took 58-87 s.
-	if worstEdit > 5*time.Second || worstSubmit > 5*time.Second {
-		t.Fatalf("large edit %v, submission %v: want both under 5 s", worstEdit, worstSubmit)
+	// Generous bounds for a loaded 2-core machine (about 0.2 s is usual);
+	// the unbounded edit took 58-87 s.
+	if bound := 3 * time.Second * raceSlowdown; worstEdit > bound || worstSubmit > bound {
+		t.Fatalf("large edit %v, submission %v: want both under %v", worstEdit, worstSubmit, bound)
 	}
-	if res, err := f.store.Search("w59q0", "", 5); err != nil || len(res.Items) != 1 {
+	if res, err := f.store.Search("w29q0", "", 5); err != nil || len(res.Items) != 1 {
 		t.Fatalf("edited case not searchable by a new step: %v %v", err, res.Items)
 	}
 }
