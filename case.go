@@ -150,6 +150,7 @@ func (c *Case) Normalize() {
 	if c.Extraction.Evidence == nil {
 		c.Extraction.Evidence = map[string][]Span{}
 	}
+	c.Extraction.Evidence = nonNilSpans(c.Extraction.Evidence)
 	if c.RootCause.Category == "" {
 		c.RootCause.Category = "unknown"
 	}
@@ -165,6 +166,26 @@ func (c *Case) Normalize() {
 	if c.Status == "" {
 		c.Status = StatusDraft
 	}
+}
+
+// nonNilSpans gives a field whose labels no sentence names [] instead of
+// null. It copies rather than writes in place: MarshalJSON normalises a copy
+// of the case, whose map may be read by other goroutines.
+func nonNilSpans(ev map[string][]Span) map[string][]Span {
+	for _, spans := range ev {
+		if spans != nil {
+			continue
+		}
+		out := make(map[string][]Span, len(ev))
+		for f, sp := range ev {
+			if sp == nil {
+				sp = []Span{}
+			}
+			out[f] = sp
+		}
+		return out
+	}
+	return ev
 }
 
 // MarshalJSON normalises a copy first so no path can emit null lists.
