@@ -363,8 +363,23 @@ func keySeq(k []byte) uint64 { return binary.BigEndian.Uint64(k[len(k)-8:]) }
 // ListCases pages through published cases matching f, newest first. The
 // cursor is the sequence of the last case returned, as in ListPublished.
 func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, string, error) {
+	return s.ListCasesWith(f, ListOptions{}, cursor, limit)
+}
+
+// ListOptions order a listing and let a page be asked by number.
+type ListOptions struct {
+	// Sort is newest (the default) or oldest; the cursor of an oldest-first
+	// listing is likewise the sequence of the last case returned.
+	Sort string
+	// Skip passes over this many matching cases first (the web UI's page
+	// numbers; the API pages by cursor).
+	Skip int
+}
+
+// ListCasesWith is ListCases ordered and offset by o.
+func (s *Store) ListCasesWith(f Filter, o ListOptions, cursor string, limit int) ([]casebook.Case, string, error) {
 	out := []casebook.Case{}
-	next, err := s.listCases(f, cursor, limit, func(raw []byte) error {
+	next, err := s.listCases(f, o, cursor, limit, func(raw []byte) error {
 		var cs casebook.Case
 		if err := json.Unmarshal(raw, &cs); err != nil {
 			return err
@@ -375,75 +390,109 @@ func (s *Store) ListCases(f Filter, cursor string, limit int) ([]casebook.Case, 
 	return out, next, err
 }
 
-// listCases walks published cases matching f newest first, handing each
+// walkSeqs visits the entries under prefix newest first from below before,
+// or oldest first from above after, until visit returns false.
+func walkSeqs(cur *bolt.Cursor, prefix []byte, oldest bool, from uint64, visit func(k, v []byte) bool) {
+	var k, v []byte
+	if oldest {
+		k, v = cur.Seek(append(append([]byte(nil), prefix...), seqKey(from)...))
+		if k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8 && keySeq(k) == from {
+			k, v = cur.Next() // the cursor's own case was on the last page
+		}
+	} else {
+		k, v = reverseFrom(cur, prefix, from)
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = step(cur, oldest) {
+		if len(k) != len(prefix)+8 {
+			continue
+		}
+		if !visit(k, v) {
+			return
+		}
+	}
+}
+
+func step(cur *bolt.Cursor, forward bool) ([]byte, []byte) {
+	if forward {
+		return cur.Next()
+	}
+	return cur.Prev()
+}
+
+// listCases walks published cases matching f in o's order, handing each
 // stored JSON (valid only during the call) to emit.
-func (s *Store) listCases(f Filter, cursor string, limit int, emit func([]byte) error) (string, error) {
-	before := uint64(math.MaxUint64)
+func (s *Store) listCases(f Filter, o ListOptions, cursor string, limit int, emit func([]byte) error) (string, error) {
+	oldest := false
+	switch o.Sort {
+	case "", SortNewest:
+	case SortOldest:
+		oldest = true
+	default:
+		return "", fmt.Errorf("sort %q: want newest or oldest: %w", o.Sort, ErrInvalid)
+	}
+	from := uint64(math.MaxUint64)
+	if oldest {
+		from = 0
+	}
 	if cursor != "" {
 		n, err := decodeCursor(cursor)
 		if err != nil {
 			return "", err
 		}
-		before = n
+		from = n
 	}
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
 		idx, counts := tx.Bucket(bIdx), tx.Bucket(bIdxCount)
 		cases := tx.Bucket(bCases)
-		n := 0
+		n, skip := 0, o.Skip
 		var last uint64
+		var werr error
+		take := func(seq uint64, id []byte) bool {
+			raw := cases.Get(id)
+			if raw == nil {
+				werr = fmt.Errorf("index names %s: %w", id, ErrNotFound)
+				return false
+			}
+			if skip > 0 {
+				skip--
+				return true
+			}
+			if n == limit {
+				next = strconv.FormatUint(last, 10)
+				return false
+			}
+			if werr = emit(raw); werr != nil {
+				return false
+			}
+			n, last = n+1, seq
+			return true
+		}
 		if f.Empty() {
 			// Every published case: the approval-order bucket is the list.
-			cur := tx.Bucket(bPublished).Cursor()
-			for k, v := reverseFrom(cur, nil, before); k != nil; k, v = cur.Prev() {
-				raw := cases.Get(v)
-				if raw == nil {
-					continue
+			walkSeqs(tx.Bucket(bPublished).Cursor(), nil, oldest, from, func(k, v []byte) bool {
+				if cases.Get(v) == nil {
+					return true
 				}
-				if n == limit {
-					next = strconv.FormatUint(last, 10)
-					break
-				}
-				if err := emit(raw); err != nil {
-					return err
-				}
-				n, last = n+1, keySeq(k)
-			}
-			return nil
+				return take(keySeq(k), v)
+			})
+			return werr
 		}
 		pairs := f.pairs()
 		// Walk the rarest posting list; check the others by point lookups.
 		sort.Slice(pairs, func(i, j int) bool {
 			return getCount(counts, countKey(pairs[i][0], pairs[i][1])) < getCount(counts, countKey(pairs[j][0], pairs[j][1]))
 		})
-		prefix := idxPrefix(pairs[0][0], pairs[0][1])
-		cur := idx.Cursor()
-		for k, v := reverseFrom(cur, prefix, before); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Prev() {
+		walkSeqs(idx.Cursor(), idxPrefix(pairs[0][0], pairs[0][1]), oldest, from, func(k, v []byte) bool {
 			seq := keySeq(k)
-			match := true
 			for _, p := range pairs[1:] {
 				if idx.Get(idxKey(p[0], p[1], seq)) == nil {
-					match = false
-					break
+					return true
 				}
 			}
-			if !match {
-				continue
-			}
-			if n == limit {
-				next = strconv.FormatUint(last, 10)
-				break
-			}
-			raw := cases.Get(v)
-			if raw == nil {
-				return fmt.Errorf("index names %s: %w", v, ErrNotFound)
-			}
-			if err := emit(raw); err != nil {
-				return err
-			}
-			n, last = n+1, seq
-		}
-		return nil
+			return take(seq, v)
+		})
+		return werr
 	})
 	return next, err
 }
@@ -462,6 +511,9 @@ func (s *Store) Count(field, value string) int {
 type Facet struct {
 	Value string `json:"value"`
 	Count int    `json:"count"`
+	// Label is how to show Value when it is a normalised form (an
+	// organization's name as a case writes it); empty means Value.
+	Label string `json:"label,omitempty"`
 }
 
 // Facets lists the values of field with their counts, most common first.
@@ -750,8 +802,13 @@ func nonNilRelated(r []casebook.Related) []casebook.Related {
 
 // ListCasesJSON is ListCases returning each case's stored JSON as is.
 func (s *Store) ListCasesJSON(f Filter, cursor string, limit int) ([]json.RawMessage, string, error) {
+	return s.ListCasesJSONWith(f, ListOptions{}, cursor, limit)
+}
+
+// ListCasesJSONWith is ListCasesJSON ordered and offset by o.
+func (s *Store) ListCasesJSONWith(f Filter, o ListOptions, cursor string, limit int) ([]json.RawMessage, string, error) {
 	var out []json.RawMessage
-	next, err := s.listCases(f, cursor, limit, func(raw []byte) error {
+	next, err := s.listCases(f, o, cursor, limit, func(raw []byte) error {
 		out = append(out, append(json.RawMessage(nil), raw...))
 		return nil
 	})
@@ -896,7 +953,49 @@ func upgradeDerived(tx *bolt.Tx) error {
 	if err := upgradeSubIndex(tx); err != nil {
 		return err
 	}
+	if err := upgradeRecords(tx); err != nil {
+		return err
+	}
 	return upgradeQueue(tx)
+}
+
+var metaRecordsVersion = []byte("records_version")
+
+// upgradeRecords re-encodes, once, stored cases holding a JSON null (older
+// casebooks wrote null evidence lists): the API serves the stored bytes as
+// they are, and the case schema has no nulls.
+func upgradeRecords(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if string(meta.Get(metaRecordsVersion)) == "1" {
+		return nil
+	}
+	cases := tx.Bucket(bCases)
+	fixed := map[string][]byte{}
+	if err := cases.ForEach(func(k, v []byte) error {
+		if !bytes.Contains(v, []byte("null")) {
+			return nil
+		}
+		var c casebook.Case
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("case %s: %w", k, err)
+		}
+		raw, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(raw, v) {
+			fixed[string(k)] = raw
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for k, raw := range fixed { // not during ForEach: bbolt forbids writes there
+		if err := cases.Put([]byte(k), raw); err != nil {
+			return err
+		}
+	}
+	return meta.Put(metaRecordsVersion, []byte("1"))
 }
 
 var metaQueueVersion = []byte("queue_version")

@@ -1,6 +1,7 @@
 package sinks
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -580,5 +581,175 @@ func TestOpenReindexes(t *testing.T) {
 	}
 	if n := s.Count("all", ""); n != 5 {
 		t.Fatalf("count after reopen = %d", n)
+	}
+}
+
+// A store written when evidence lists could be null serves them as [] once
+// reopened: the API hands out the stored bytes as they are.
+func TestNullRecordsRewrittenOnUpgrade(t *testing.T) {
+	s := openTemp(t)
+	ids, err := s.Import([]*casebook.Case{{Title: "Disk filled", Language: "en", Sources: []casebook.Source{{URL: "https://n.example/1"}}}}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := []byte(`"evidence":{"components":null,"tags":null}`)
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bCases)
+		raw := bytes.Replace(b.Get([]byte(ids[0])), []byte(`"evidence":{}`), old, 1)
+		if !bytes.Contains(raw, old) {
+			t.Fatalf("fixture: no empty evidence in %s", raw)
+		}
+		return b.Put([]byte(ids[0]), raw)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s2 := reopenAsOlder(t, s, metaRecordsVersion)
+	raw, _, err := s2.GetPublishedJSON(ids[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("null")) {
+		t.Fatalf("after upgrade the record still holds null: %s", raw)
+	}
+}
+
+// SearchWith: filters, sort orders, tag aliases, -word and "phrases".
+func TestSearchWith(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s)
+	for _, tc := range []struct {
+		q    string
+		o    SearchOptions
+		want []string // in order
+	}{
+		{"database", SearchOptions{Sort: SortNewest}, []string{"CB-0005", "CB-0004"}},
+		{"database", SearchOptions{Sort: SortOldest}, []string{"CB-0004", "CB-0005"}},
+		{"database", SearchOptions{Filter: Filter{Tag: "redis"}}, []string{"CB-0005"}},
+		{"database", SearchOptions{Filter: Filter{Year: 2022, Organization: "acme"}}, []string{"CB-0004"}},
+		{"database", SearchOptions{Filter: Filter{Language: "ru"}}, []string{}},
+		{"database", SearchOptions{Filter: Filter{Component: "dns"}}, []string{}},
+		{"stalled", SearchOptions{Filter: Filter{Category: "software-defect"}}, []string{"CB-0001"}},
+		// An alias finds the cases carrying its tag, in any language.
+		{"k8s", SearchOptions{Sort: SortNewest}, []string{"CB-0004", "CB-0003"}},
+		{"k8s database", SearchOptions{}, []string{"CB-0004"}},
+		{"k8s", SearchOptions{Filter: Filter{Language: "zh"}}, []string{"CB-0003"}},
+		// Exclusion, of a word and of an alias's tag.
+		{"database -overloaded", SearchOptions{}, []string{"CB-0004"}},
+		{"database -k8s", SearchOptions{}, []string{"CB-0005"}},
+		{"database -zzznothing", SearchOptions{Sort: SortNewest}, []string{"CB-0005", "CB-0004"}},
+		// Phrases: the words in that order, in one field.
+		{`"full disk"`, SearchOptions{}, []string{"CB-0004"}},
+		{`"disk full"`, SearchOptions{}, []string{}},
+		{`database -"full disk"`, SearchOptions{}, []string{"CB-0005"}},
+		{`"cache expired" database`, SearchOptions{}, []string{"CB-0005"}},
+	} {
+		res, err := s.SearchWith(tc.q, tc.o, "", 10)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		if got := ids(res.Items); !slices.Equal(got, tc.want) {
+			t.Errorf("SearchWith(%q, %+v) = %v, want %v (terms %q)", tc.q, tc.o, got, tc.want, res.Terms)
+		}
+		if res.Total != len(tc.want) {
+			t.Errorf("SearchWith(%q) total %d, want %d", tc.q, res.Total, len(tc.want))
+		}
+	}
+	if _, err := s.SearchWith("database", SearchOptions{Sort: "best"}, "", 10); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown sort: %v", err)
+	}
+	// Paging an ordered search goes on where the first page stopped.
+	p1, _ := s.SearchWith("database", SearchOptions{Sort: SortOldest}, "", 1)
+	p2, _ := s.SearchWith("database", SearchOptions{Sort: SortOldest}, p1.NextCursor, 1)
+	if ids(p1.Items)[0] != "CB-0004" || len(p2.Items) != 1 || p2.Items[0].ID != "CB-0005" {
+		t.Fatalf("oldest paging: %v then %v", ids(p1.Items), ids(p2.Items))
+	}
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{`k8s -redis "full disk"`, `-"a b`, `"`, `--`, `- x`, `"数据库 故障" -超时`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p := parseQuery(q)
+		if len(p.must) != len(p.aliasOf) || len(p.must) > maxQueryTerms {
+			t.Fatalf("plan %+v", p)
+		}
+		for _, m := range p.must {
+			if len(m) != 1 || m[0] == "" {
+				t.Fatalf("clause %q", m)
+			}
+		}
+	})
+}
+
+// Listings oldest first page by cursor like newest first; Skip passes over
+// matches (the web UI's page numbers).
+func TestListCasesWith(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s)
+	for _, tc := range []struct {
+		f    Filter
+		o    ListOptions
+		want []string
+	}{
+		{Filter{}, ListOptions{Sort: SortOldest}, []string{"CB-0001", "CB-0002", "CB-0003", "CB-0004", "CB-0005"}},
+		{Filter{Category: "capacity"}, ListOptions{Sort: SortOldest}, []string{"CB-0002", "CB-0004", "CB-0005"}},
+		{Filter{Category: "capacity"}, ListOptions{Skip: 1}, []string{"CB-0004", "CB-0002"}},
+		{Filter{}, ListOptions{Sort: SortOldest, Skip: 3}, []string{"CB-0004", "CB-0005"}},
+		{Filter{Tag: "kubernetes", Language: "en"}, ListOptions{Sort: SortOldest}, []string{"CB-0004"}},
+	} {
+		got, _, err := s.ListCasesWith(tc.f, tc.o, "", 10)
+		if err != nil || !slices.Equal(ids(got), tc.want) {
+			t.Errorf("ListCasesWith(%+v, %+v) = %v %v, want %v", tc.f, tc.o, ids(got), err, tc.want)
+		}
+	}
+	var all []string
+	cursor := ""
+	for range 10 {
+		page, next, err := s.ListCasesWith(Filter{Category: "capacity"}, ListOptions{Sort: SortOldest}, cursor, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, ids(page)...)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if !slices.Equal(all, []string{"CB-0002", "CB-0004", "CB-0005"}) {
+		t.Fatalf("oldest-first pages: %v", all)
+	}
+	if _, _, err := s.ListCasesWith(Filter{}, ListOptions{Sort: "relevance"}, "", 1); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("relevance sort of a listing: %v", err)
+	}
+}
+
+// Facets count the matching cases only: a search, a filtered list, or (no
+// query, no filter) every published case.
+func TestFacetsOf(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s)
+	count := func(fs []Facet, v string) int {
+		for _, f := range fs {
+			if f.Value == v {
+				return f.Count
+			}
+		}
+		return 0
+	}
+	all, err := s.FacetsOf("", SearchOptions{})
+	if err != nil || all.Total != 5 || count(all.Categories, "capacity") != 3 || count(all.Languages, "en") != 3 || count(all.Years, "2021") != 2 {
+		t.Fatalf("global facets: %+v %v", all, err)
+	}
+	capac, _ := s.FacetsOf("", SearchOptions{Filter: Filter{Category: "capacity"}})
+	if capac.Total != 3 || count(capac.Languages, "en") != 2 || count(capac.Languages, "ru") != 1 || count(capac.Tags, "postgresql") != 2 || count(capac.Categories, "network") != 0 {
+		t.Fatalf("capacity facets: %+v", capac)
+	}
+	if capac.Organizations[0].Value != "acme" || capac.Organizations[0].Label != "Acme" {
+		t.Fatalf("organization facet: %+v", capac.Organizations)
+	}
+	found, _ := s.FacetsOf("database", SearchOptions{Filter: Filter{Year: 2022}})
+	if found.Total != 1 || count(found.Tags, "kubernetes") != 1 || count(found.Years, "2022") != 1 || len(found.Years) != 1 {
+		t.Fatalf("search facets: %+v", found)
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/casebook/casebook"
 	bolt "go.etcd.io/bbolt"
@@ -51,18 +53,163 @@ type hit struct {
 // Search finds published cases whose title, summary, symptoms, root cause
 // or remediation contain every term of q (stemmed; Han text by bigrams). When
 // no case has them all, cases with any of them are returned, ranked by
-// weight × idf. The cursor is the offset of the next page.
+// weight × idf. The cursor is the offset of the next page. See SearchWith
+// for the query syntax.
 func (s *Store) Search(q string, cursor string, limit int) (SearchResult, error) {
-	return s.search(q, cursor, limit, false)
+	return s.search(q, SearchOptions{}, cursor, limit, false)
 }
 
 // SearchJSON is Search returning the hits' stored JSON in Raw, for the
 // HTTP API, which then need not decode and re-encode them.
 func (s *Store) SearchJSON(q string, cursor string, limit int) (SearchResult, error) {
-	return s.search(q, cursor, limit, true)
+	return s.search(q, SearchOptions{}, cursor, limit, true)
 }
 
-func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResult, error) {
+// Sort orders of a search or a listing.
+const (
+	SortRelevance = "relevance"
+	SortNewest    = "newest"
+	SortOldest    = "oldest"
+)
+
+// SearchOptions narrow and order a search: the hits must also match
+// Filter, and Sort is relevance (the default), newest or oldest.
+type SearchOptions struct {
+	Filter Filter
+	Sort   string
+	// Raw returns the hits' stored JSON in Raw instead of Items.
+	Raw bool
+}
+
+// SearchWith is Search narrowed by a filter and ordered by o.Sort. A query
+// word that is a tag alias ("k8s") also matches the cases carrying its tag
+// (kubernetes); -word drops the cases containing word; "a quoted phrase"
+// must occur as such (its words in that order) in a searched field.
+func (s *Store) SearchWith(q string, o SearchOptions, cursor string, limit int) (SearchResult, error) {
+	return s.search(q, o, cursor, limit, o.Raw)
+}
+
+// alt is one way a query clause matches: a term's postings (terms bucket,
+// weight values) or a tag's index entries (idx bucket).
+type alt struct {
+	tag    bool
+	prefix []byte
+	df     uint64
+	idf    float64
+}
+
+// clause is satisfied when any of its alternatives holds the case.
+type clause struct {
+	alts []alt
+	df   uint64 // sum over alts: an upper bound on the cases it matches
+	// filter clauses narrow without scoring.
+	filter bool
+}
+
+// queryPlan is a parsed query.
+type queryPlan struct {
+	words      []string   // plain and quoted words' terms, for Terms
+	must       [][]string // each: the terms a word became (a Han run: several)
+	aliasOf    []string   // parallel to must: the tag slug a word names, or ""
+	not        [][]string
+	notTags    []string
+	phrases    [][]string
+	notPhrases [][]string
+}
+
+// parseQuery splits q into words, -excluded words and "quoted phrases".
+func parseQuery(q string) queryPlan {
+	var p queryPlan
+	addWord := func(w string, neg bool) {
+		terms := Tokens(w, false)
+		slug, isTag := casebook.NormalizeTag(w)
+		if !isTag || len(terms) != 1 {
+			slug = "" // a Han run or a stop word: its terms alone
+		}
+		if neg {
+			if len(terms) > 0 {
+				p.not = append(p.not, terms)
+			}
+			if slug != "" {
+				p.notTags = append(p.notTags, slug)
+			}
+			return
+		}
+		for i, t := range terms {
+			p.words = append(p.words, t)
+			p.must = append(p.must, []string{t})
+			if i == 0 && len(terms) == 1 {
+				p.aliasOf = append(p.aliasOf, slug)
+			} else {
+				p.aliasOf = append(p.aliasOf, "")
+			}
+		}
+	}
+	for i := 0; i < len(q); {
+		r := q[i]
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			i++
+			continue
+		}
+		neg := false
+		if r == '-' && i+1 < len(q) && q[i+1] != ' ' {
+			neg, i = true, i+1
+		}
+		if q[i] == '"' {
+			j := strings.IndexByte(q[i+1:], '"')
+			var text string
+			if j < 0 {
+				text, i = q[i+1:], len(q)
+			} else {
+				text, i = q[i+1:i+1+j], i+2+j
+			}
+			terms := Tokens(text, false)
+			switch {
+			case len(terms) == 0:
+			case neg:
+				p.notPhrases = append(p.notPhrases, terms)
+			default:
+				for _, t := range terms {
+					p.words = append(p.words, t)
+					p.must = append(p.must, []string{t})
+					p.aliasOf = append(p.aliasOf, "")
+				}
+				if len(terms) > 1 {
+					p.phrases = append(p.phrases, terms)
+				}
+			}
+			continue
+		}
+		j := i
+		for j < len(q) && q[j] != ' ' && q[j] != '\t' && q[j] != '\n' && q[j] != '\r' && q[j] != '"' {
+			j++
+		}
+		addWord(q[i:j], neg)
+		i = j
+	}
+	// One clause a term: a term asked twice counts once.
+	seen := map[string]bool{}
+	var must [][]string
+	var aliasOf []string
+	for i, m := range p.must {
+		if seen[m[0]] {
+			continue
+		}
+		seen[m[0]] = true
+		must, aliasOf = append(must, m), append(aliasOf, p.aliasOf[i])
+	}
+	p.must, p.aliasOf, p.words = must, aliasOf, uniq(p.words)
+	if len(p.must) > maxQueryTerms {
+		p.must, p.aliasOf = p.must[:maxQueryTerms], p.aliasOf[:maxQueryTerms]
+	}
+	return p
+}
+
+// maxPhraseCheck bounds how many hits a phrase query reads back to see the
+// phrase in order: the index has no positions.
+const maxPhraseCheck = 3000
+
+func (s *Store) search(q string, o SearchOptions, cursor string, limit int, raw bool) (SearchResult, error) {
 	res := SearchResult{Items: []casebook.Case{}, Raw: []json.RawMessage{}}
 	offset := 0
 	if cursor != "" {
@@ -72,100 +219,34 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 		}
 		offset = n
 	}
-	terms := uniq(Tokens(q, false))
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
+	switch o.Sort {
+	case "", SortRelevance, SortNewest, SortOldest:
+	default:
+		return res, fmt.Errorf("sort %q: want relevance, newest or oldest: %w", o.Sort, ErrInvalid)
 	}
-	res.Terms = terms
-	if len(terms) == 0 {
+	plan := parseQuery(q)
+	res.Terms = plan.words
+	if res.Terms == nil {
+		res.Terms = []string{}
+	}
+	if len(plan.must) == 0 {
 		return res, nil
 	}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		postings, dfb := tx.Bucket(bTerms), tx.Bucket(bTermDF)
-		n := float64(getCount(tx.Bucket(bIdxCount), countKey("all", "")))
-		type term struct {
-			t   string
-			df  uint64
-			idf float64
-		}
-		ts := make([]term, 0, len(terms))
-		missing := false
-		for _, t := range terms {
-			df := getCount(dfb, []byte(t))
-			if df == 0 {
-				missing = true
-			}
-			ts = append(ts, term{t, df, math.Log(1 + (n+1)/(float64(df)+0.5))})
-		}
-		sort.Slice(ts, func(i, j int) bool { return ts[i].df < ts[j].df })
-		all := ts
-		if n > 0 {
-			keep := 1
-			for keep < len(ts) && float64(ts[keep].df) <= commonShare*n {
-				keep++
-			}
-			ts = ts[:keep]
-		}
-		var hits []hit
-		if !missing {
-			// AND: walk the rarest term newest first, look the others up by key.
-			first := ts[0]
-			prefix := append([]byte(first.t), 0)
-			cur := postings.Cursor()
-			others := make([]postingWalker, len(ts)-1)
-			for i, o := range ts[1:] {
-				others[i] = postingWalker{cur: postings.Cursor(), prefix: append([]byte(o.t), 0)}
-			}
-			scanned := 0
-			for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && scanned < maxDriverScan; k, v = cur.Prev() {
-				if len(k) != len(prefix)+8 {
-					continue
-				}
-				scanned++
-				seq := keySeq(k)
-				score := float64(binary.BigEndian.Uint16(v)) * first.idf
-				ok := true
-				for i := range others {
-					w := others[i].at(seq)
-					if w == nil {
-						ok = false
-						break
-					}
-					score += float64(binary.BigEndian.Uint16(w)) * ts[i+1].idf
-				}
-				if ok {
-					hits = append(hits, hit{seq, score})
-				}
-			}
-		}
-		if len(hits) == 0 {
-			acc := map[uint64]float64{}
-			for _, o := range all {
-				if o.df == 0 {
-					continue
-				}
-				prefix := append([]byte(o.t), 0)
-				cur := postings.Cursor()
-				read := 0
-				for k, v := reverseFrom(cur, prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, prefix) && read < maxPostingsOR; k, v = cur.Prev() {
-					if len(k) != len(prefix)+8 {
-						continue
-					}
-					read++
-					acc[keySeq(k)] += float64(binary.BigEndian.Uint16(v)) * o.idf
-				}
-			}
-			hits = make([]hit, 0, len(acc))
-			for seq, sc := range acc {
-				hits = append(hits, hit{seq, sc})
-			}
-		}
+		hits := hitsTx(tx, plan, o)
 		res.Total = min(len(hits), maxHits)
 		if offset >= res.Total {
 			return nil
 		}
 		end := min(offset+limit, res.Total)
-		hits = topHits(hits, end)
+		switch o.Sort {
+		case SortNewest:
+			sort.Slice(hits, func(i, j int) bool { return hits[i].seq > hits[j].seq })
+		case SortOldest:
+			sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
+		default:
+			hits = topHits(hits, end)
+		}
 		cases, pub := tx.Bucket(bCases), tx.Bucket(bPublished)
 		for _, h := range hits[offset:end] {
 			id := pub.Get(seqKey(h.seq))
@@ -193,6 +274,256 @@ func (s *Store) search(q string, cursor string, limit int, raw bool) (SearchResu
 		return nil
 	})
 	return res, err
+}
+
+// hitsTx finds the cases matching a parsed query and filter, unordered
+// (at most maxDriverScan per driving alternative, as in Search).
+func hitsTx(tx *bolt.Tx, plan queryPlan, o SearchOptions) []hit {
+	postings, dfb, counts, idx := tx.Bucket(bTerms), tx.Bucket(bTermDF), tx.Bucket(bIdxCount), tx.Bucket(bIdx)
+	n := float64(getCount(counts, countKey("all", "")))
+	idf := func(df uint64) float64 { return math.Log(1 + (n+1)/(float64(df)+0.5)) }
+	cls := make([]clause, 0, len(plan.must))
+	missing := false
+	for i, m := range plan.must {
+		df := getCount(dfb, []byte(m[0]))
+		c := clause{alts: []alt{{prefix: append([]byte(m[0]), 0), df: df, idf: idf(df)}}, df: df}
+		if slug := plan.aliasOf[i]; slug != "" {
+			if tdf := getCount(counts, countKey("tag", slug)); tdf > 0 {
+				c.alts = append(c.alts, alt{tag: true, prefix: idxPrefix("tag", slug), df: tdf, idf: idf(tdf)})
+				c.df += tdf
+			}
+		}
+		if c.df == 0 {
+			missing = true
+		}
+		cls = append(cls, c)
+	}
+	sort.SliceStable(cls, func(i, j int) bool { return cls[i].df < cls[j].df })
+	all := cls
+	if n > 0 {
+		keep := 1
+		for keep < len(cls) && float64(cls[keep].df) <= commonShare*n {
+			keep++
+		}
+		cls = cls[:keep]
+	}
+	filters := o.Filter.pairs()
+	for _, p := range filters {
+		df := getCount(counts, countKey(p[0], p[1]))
+		if df == 0 {
+			return nil // nothing carries the filter value
+		}
+		cls = append(cls, clause{alts: []alt{{tag: true, prefix: idxPrefix(p[0], p[1]), df: df}}, df: df, filter: true})
+	}
+	// keeps reports whether seq passes the filters and exclusions; the
+	// driving clause, if a filter, is not asked again.
+	keeps := func(seq uint64, skip int) bool {
+		for i, c := range cls {
+			if c.filter && i != skip && idx.Get(append(c.alts[0].prefix, seqKey(seq)...)) == nil {
+				return false
+			}
+		}
+		for _, terms := range plan.not {
+			for _, t := range terms {
+				if postings.Get(append(append([]byte(t), 0), seqKey(seq)...)) != nil {
+					return false
+				}
+			}
+		}
+		for _, slug := range plan.notTags {
+			if idx.Get(idxKey("tag", slug, seq)) != nil {
+				return false
+			}
+		}
+		return true
+	}
+	var hits []hit
+	if !missing {
+		hits = andHits(tx, cls, o.Sort == SortOldest, keeps)
+	}
+	if len(hits) == 0 {
+		acc := map[uint64]float64{}
+		for _, c := range all {
+			for _, a := range c.alts {
+				b := postings
+				if a.tag {
+					b = idx
+				}
+				cur := b.Cursor()
+				read := 0
+				for k, v := reverseFrom(cur, a.prefix, math.MaxUint64); k != nil && bytes.HasPrefix(k, a.prefix) && read < maxPostingsOR; k, v = cur.Prev() {
+					if len(k) != len(a.prefix)+8 {
+						continue
+					}
+					read++
+					acc[keySeq(k)] += weightOf(a, v) * a.idf
+				}
+			}
+		}
+		hits = make([]hit, 0, len(acc))
+		for seq, sc := range acc {
+			if keeps(seq, -1) {
+				hits = append(hits, hit{seq, sc})
+			}
+		}
+	}
+	if len(plan.phrases)+len(plan.notPhrases) > 0 {
+		hits = phraseHits(tx, hits, plan)
+	}
+	return hits
+}
+
+// weightOf is an entry's search weight: a term posting holds it, a tag
+// entry counts as a word in a step.
+func weightOf(a alt, v []byte) float64 {
+	if a.tag || len(v) < 2 {
+		return wOther
+	}
+	return float64(binary.BigEndian.Uint16(v))
+}
+
+// andHits walks the rarest clause (newest first, or oldest first) for at
+// most maxDriverScan entries per alternative and keeps the cases every
+// other clause holds.
+func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) bool) []hit {
+	postings, idx := tx.Bucket(bTerms), tx.Bucket(bIdx)
+	d := 0
+	for i := range cls {
+		if cls[i].df < cls[d].df {
+			d = i
+		}
+	}
+	score := map[uint64]float64{}
+	for _, a := range cls[d].alts {
+		b := postings
+		if a.tag {
+			b = idx
+		}
+		cur := b.Cursor()
+		var k, v []byte
+		if oldest {
+			k, v = cur.Seek(a.prefix)
+		} else {
+			k, v = reverseFrom(cur, a.prefix, math.MaxUint64)
+		}
+		for scanned := 0; k != nil && bytes.HasPrefix(k, a.prefix) && scanned < maxDriverScan; scanned++ {
+			if len(k) == len(a.prefix)+8 {
+				sc := 0.0
+				if !cls[d].filter {
+					sc = weightOf(a, v) * a.idf
+				}
+				if seq := keySeq(k); sc > score[seq] || score[seq] == 0 {
+					score[seq] = max(score[seq], sc)
+				}
+			}
+			if oldest {
+				k, v = cur.Next()
+			} else {
+				k, v = cur.Prev()
+			}
+		}
+	}
+	seqs := make([]uint64, 0, len(score))
+	for seq := range score {
+		seqs = append(seqs, seq)
+	}
+	// The walkers answer for seqs asked in descending order.
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] > seqs[j] })
+	type other struct {
+		c  *clause
+		ws []postingWalker
+	}
+	var others []other
+	for i := range cls {
+		if i == d || cls[i].filter {
+			continue
+		}
+		o := other{c: &cls[i]}
+		for _, a := range cls[i].alts {
+			b := postings
+			if a.tag {
+				b = idx
+			}
+			o.ws = append(o.ws, postingWalker{cur: b.Cursor(), prefix: a.prefix})
+		}
+		others = append(others, o)
+	}
+	var hits []hit
+	for _, seq := range seqs {
+		sc, ok := score[seq], true
+		for i := range others {
+			best := -1.0
+			for j := range others[i].ws {
+				if w := others[i].ws[j].at(seq); w != nil {
+					best = max(best, weightOf(others[i].c.alts[j], w)*others[i].c.alts[j].idf)
+				}
+			}
+			if best < 0 {
+				ok = false
+				break
+			}
+			sc += best
+		}
+		if ok && keeps(seq, d) {
+			hits = append(hits, hit{seq, sc})
+		}
+	}
+	return hits
+}
+
+// phraseHits keeps the hits whose searched text holds every phrase of the
+// plan as consecutive terms, and none of its excluded phrases, reading at
+// most maxPhraseCheck cases (the best, or newest, first).
+func phraseHits(tx *bolt.Tx, hits []hit, plan queryPlan) []hit {
+	sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
+	cases, pub := tx.Bucket(bCases), tx.Bucket(bPublished)
+	out := hits[:0]
+	for i, h := range hits {
+		if i == maxPhraseCheck {
+			break
+		}
+		id := pub.Get(seqKey(h.seq))
+		var c casebook.Case
+		if id == nil || getJSON(cases, id, &c) != nil {
+			continue
+		}
+		fields := searchedTexts(&c)
+		holds := func(ph []string) bool {
+			for _, f := range fields {
+				if containsRun(Tokens(f, false), ph) {
+					return true
+				}
+			}
+			return false
+		}
+		ok := true
+		for _, ph := range plan.phrases {
+			ok = ok && holds(ph)
+		}
+		for _, ph := range plan.notPhrases {
+			ok = ok && !holds(ph)
+		}
+		if ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// searchedTexts are the fields termWeights indexes, one text each, so a
+// phrase does not run from one field into the next.
+func searchedTexts(c *casebook.Case) []string {
+	out := []string{c.Title, c.Organization, c.Summary, c.Symptoms, c.RootCause.Description}
+	return append(append(out, c.Remediation...), c.Tags...)
+}
+
+func containsRun(tokens, run []string) bool {
+	for i := 0; i+len(run) <= len(tokens); i++ {
+		if slices.Equal(tokens[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 func uniq(in []string) []string {
