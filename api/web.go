@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"embed"
@@ -126,10 +127,20 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, sta
 	securityHeaders(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	if err := t.Execute(w, v); err != nil {
+	// Rendered whole before any byte is sent: a template error is then a
+	// 500 with a page, not a page cut off half-way under a 200.
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
 		s.cfg.Log.Error("render", "page", name, "err", err)
+		buf.Reset()
+		status = http.StatusInternalServerError
+		if err := s.pages.t["error"].Execute(&buf, view{Title: http.StatusText(status), Error: "this page could not be shown", Path: v.Path}); err != nil {
+			http.Error(w, "internal error", status)
+			return
+		}
 	}
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
 }
 
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, status int, msg string) {
@@ -367,7 +378,7 @@ func (s *Server) pageSubmission(w http.ResponseWriter, r *http.Request) {
 		s.pageStoreError(w, r, fmt.Errorf("submission %s: %w", r.PathValue("id"), err))
 		return
 	}
-	s.render(w, r, "submission", http.StatusOK, view{Title: "Submission " + rec.ID, Data: rec.Submission})
+	s.render(w, r, "submission", http.StatusOK, view{Title: "Submission " + rec.ID, Data: &rec.Submission})
 }
 
 // --- public pages ---

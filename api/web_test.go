@@ -345,3 +345,40 @@ func TestWebSubmit(t *testing.T) {
 		t.Fatalf("unknown submission: %d", resp.StatusCode)
 	}
 }
+
+// The submission page renders whole in every state a submission can be in.
+func TestWebSubmissionStates(t *testing.T) {
+	f := newFixture(t, Config{})
+	c := browser(t)
+	for _, tc := range []struct{ state, reason, errMsg, outcome string }{
+		{casebook.StateQueued, "", "", "Still in progress"},
+		{casebook.StateFetching, "", "", "Still in progress"},
+		{casebook.StateExtracting, "", "", "Still in progress"},
+		{casebook.StateClassifying, "", "", "Still in progress"},
+		{casebook.StateDrafted, "", "", "A draft awaits review."},
+		{casebook.StateSkipped, "relevance 0.12 below 0.5", "", "does not read as an incident write-up"},
+		{casebook.StateFailed, "", "fetch: 404 Not Found", "could not be processed"},
+	} {
+		t.Run(tc.state, func(t *testing.T) {
+			u := "https://states.example/" + tc.state
+			rec, _, err := f.store.CreateSubmission(u, u, "manual", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.state != casebook.StateQueued {
+				if err := f.store.Progress(rec.ID, tc.state, tc.reason, tc.errMsg, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			resp, body := get(t, c, f.srv.URL+"/submissions/"+rec.ID)
+			if resp.StatusCode != 200 || !strings.HasSuffix(strings.TrimSpace(body), "</html>") {
+				t.Fatalf("%s: status %d, page ends %q", tc.state, resp.StatusCode, body[max(0, len(body)-80):])
+			}
+			for _, want := range []string{`<dd id="state">` + tc.state + `</dd>`, tc.outcome, tc.reason, tc.errMsg} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: page lacks %q", tc.state, want)
+				}
+			}
+		})
+	}
+}
