@@ -187,6 +187,9 @@ func ValidateEdit(c *Case) error {
 	return nil
 }
 
+// ValidateLine checks one line of text (a reviewer's name, say).
+func ValidateLine(field, s string, max int) error { return checkText(field, s, max, false) }
+
 // ValidateNote checks a reviewer's note or reject reason.
 func ValidateNote(field, s string) error { return checkText(field, s, MaxNoteBytes, true) }
 

@@ -382,6 +382,21 @@ func TestEditValidation(t *testing.T) {
 	if resp, body := post(t, c, f.srv.URL+"/review/drafts/"+cert, form); resp.StatusCode != 400 || !strings.Contains(body, "published") {
 		t.Errorf("form edit with a bad date: %d", resp.StatusCode)
 	}
+	if resp, _ := post(t, c, f.srv.URL+"/review/drafts/"+cert+"/reject", url.Values{"csrf": {csrf}, "reason": {strings.Repeat("r", casebook.MaxNoteBytes+1)}}); resp.StatusCode != 400 {
+		t.Errorf("form reject with a 4 KiB+ reason: %d", resp.StatusCode)
+	}
+	if resp, body := do(t, "POST", f.srv.URL+"/api/v1/review/drafts/"+cert+"/reject", f.revTok, strings.NewReader(mustJSON(t, map[string]string{"reason": "dup\x00"})), "Content-Type", "application/json"); resp.StatusCode != 400 || !strings.Contains(body, `"field":"reason"`) {
+		t.Errorf("reject with NUL in the reason: %d %s", resp.StatusCode, body)
+	}
+	// A reviewer's name is shown in every history: one line, no controls.
+	if resp, body := do(t, "POST", f.srv.URL+"/api/v1/review/reviewers", f.adminTok, strings.NewReader(`{"name":"eve\u001b[2J","role":"reviewer"}`), "Content-Type", "application/json"); resp.StatusCode != 400 || !strings.Contains(body, `"field":"name"`) {
+		t.Errorf("reviewer name with ESC: %d %s", resp.StatusCode, body)
+	}
+	a := browser(t)
+	acsrf := login(t, a, f.srv.URL, f.adminTok)
+	if resp, _ := post(t, a, f.srv.URL+"/review/tokens", url.Values{"csrf": {acsrf}, "name": {"eve\nmallory"}, "role": {"reviewer"}}); resp.StatusCode != 400 {
+		t.Errorf("form reviewer name with a newline: %d", resp.StatusCode)
+	}
 	// Nothing was stored.
 	after, _, err := f.store.GetCase(cert)
 	if err != nil || after.Status != casebook.StatusDraft || after.Title != orig.Title || after.Published != orig.Published {

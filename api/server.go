@@ -639,6 +639,11 @@ func (s *Server) addReviewer(w http.ResponseWriter, r *http.Request) {
 	if req.Role == "" {
 		req.Role = sinks.RoleReviewer
 	}
+	req.Name = strings.TrimSpace(req.Name)
+	if err := casebook.ValidateLine("name", req.Name, 100); err != nil {
+		s.storeError(w, fmt.Errorf("%w: %w", err, sinks.ErrInvalid))
+		return
+	}
 	tok, rv, err := s.cfg.Store.AddToken(req.Name, req.Role)
 	if err != nil {
 		s.storeError(w, err)

@@ -309,8 +309,10 @@ func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, sess, err := s.cfg.Store.CreateSession(strings.TrimSpace(r.PostFormValue("token")), s.cfg.SessionTTL)
-	if err != nil {
+	if errors.Is(err, sinks.ErrNotFound) {
 		s.authFailed(r)
+	}
+	if err != nil {
 		tok := newCSRF()
 		http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
 		s.render(w, r, "login", http.StatusUnauthorized, view{Title: "Log in", CSRF: tok, Error: "That token is not valid or was revoked.", Data: next})
@@ -713,7 +715,12 @@ func (s *Server) editFailed(w http.ResponseWriter, r *http.Request, e *casebook.
 
 func (s *Server) doReject(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
 	id := r.PathValue("id")
-	if _, err := s.cfg.Store.Reject(id, sess.Reviewer.Name, strings.TrimSpace(r.PostFormValue("reason"))); err != nil {
+	reason := strings.TrimSpace(r.PostFormValue("reason"))
+	if err := casebook.ValidateNote("reason", reason); err != nil {
+		s.pageError(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	if _, err := s.cfg.Store.Reject(id, sess.Reviewer.Name, reason); err != nil {
 		if errors.Is(err, sinks.ErrInvalid) {
 			if c, ex, verr := s.draftView(id); verr == nil {
 				s.draftPage(w, r, http.StatusBadRequest, c, ex, "A reject needs a reason.", "")
@@ -733,7 +740,12 @@ func (s *Server) doMerge(w http.ResponseWriter, r *http.Request, sess sinks.Sess
 		s.pageError(w, r, http.StatusBadRequest, "name the published case to merge into")
 		return
 	}
-	c, err := s.cfg.Store.Merge(id, into, sess.Reviewer.Name, strings.TrimSpace(r.PostFormValue("note")))
+	note := strings.TrimSpace(r.PostFormValue("note"))
+	if err := casebook.ValidateNote("note", note); err != nil {
+		s.pageError(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	c, err := s.cfg.Store.Merge(id, into, sess.Reviewer.Name, note)
 	if err != nil {
 		s.pageStoreError(w, r, err)
 		return
@@ -776,7 +788,12 @@ func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 func (s *Server) doAddToken(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
-	tok, rv, err := s.cfg.Store.AddToken(r.PostFormValue("name"), r.PostFormValue("role"))
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	if err := casebook.ValidateLine("name", name, 100); err != nil {
+		s.tokensPage(w, r, http.StatusBadRequest, tokensData{}, err.Error())
+		return
+	}
+	tok, rv, err := s.cfg.Store.AddToken(name, r.PostFormValue("role"))
 	if err != nil {
 		s.tokensPage(w, r, http.StatusBadRequest, tokensData{}, err.Error())
 		return
