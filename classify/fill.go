@@ -2,7 +2,6 @@ package classify
 
 import (
 	"cmp"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -75,7 +74,7 @@ func (a *analysis) fill(cs *casebook.Case) {
 		}
 	}
 	if cs.Organization == "" {
-		cs.Organization = organizationFromURL(a.doc.URL)
+		cs.Organization = textOrganization(a.doc.Title, a.doc.Text)
 	}
 }
 
@@ -134,30 +133,6 @@ func items(us []*unit) []string {
 		last = u.block
 	}
 	return out
-}
-
-// organizationFromURL names the owner of a code-hosting repository whose
-// name says only what it holds ("postmortems"), or the repository itself
-// when that is a project ("cusxy/agloom" is agloom's).
-func organizationFromURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	if host != "github.com" && host != "gitlab.com" {
-		return ""
-	}
-	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-	if len(parts) < 2 {
-		return ""
-	}
-	owner, repo := parts[0], parts[1]
-	switch strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(repo)) {
-	case "postmortem", "postmortems", "incidents", "incident", "rca", "outages", "blog", "docs":
-		return strings.ReplaceAll(owner, "-", " ")
-	}
-	return repo
 }
 
 // sortedKeys returns the keys of m with a positive score, best first.

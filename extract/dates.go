@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -124,4 +125,42 @@ func hasYear(s string) bool {
 		}
 	}
 	return false
+}
+
+// nameDateRe finds a compact date standing as a word in a file name:
+// "docx-upload-fix-20251030.md".
+var nameDateRe = regexp.MustCompile(`(?:^|[-_ ])((?:19|20)\d{2})(\d{2})(\d{2})(?:[-_. ]|$)`)
+
+// incidentFolder names a folder (or repository) of incident write-ups,
+// whose file names carry the incident's date, not the publication's.
+var incidentFolder = regexp.MustCompile(`(?i)(?:^|/)(?:[^/]*[-_])?(?:post-?mortems?|incidents?|outages?|rcas?)(?:[-_][^/]*)?/`)
+
+// pathDate is the publication date an address or a file name carries
+// ("/2021/05/26/outage/", "_posts/2021-05-26-outage.md", "fix-20251030.md"),
+// unless the file sits among incident write-ups ("postmortems/2021-05-26.md").
+func pathDate(p string) string {
+	if u, err := url.Parse(p); err == nil && u.Host != "" {
+		p = u.Path
+	}
+	if incidentFolder.MatchString(strings.TrimSuffix(p, "/")) {
+		return ""
+	}
+	return nameDate(p)
+}
+
+// nameDate reads the date a file name carries ("2021-05-26-outage.md",
+// "posts/2021/05/26/outage.md", "fix-20251030.md").
+func nameDate(name string) string {
+	if name == "" {
+		return ""
+	}
+	name = strings.ReplaceAll(name, `\`, "/")
+	if d := urlDate("/" + strings.TrimPrefix(name, "/")); d != "" {
+		return d
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	if m := nameDateRe.FindStringSubmatch(base); m != nil {
+		return ymd(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+	}
+	return ""
 }

@@ -62,6 +62,9 @@ type Options struct {
 	URL         string // the page's address, for site rules, organisation and canonical URL
 	Format      string // FormatHTML, FormatMarkdown, FormatText, or "" to sniff
 	ContentType string // the HTTP Content-Type, if any
+	// Name is the file name a document was read from, if any: a date in it
+	// ("2021-05-26-outage.md") is the post's date when nothing else gives one.
+	Name string
 	// IncludeHeadline puts the article's headline, when the page has it as a
 	// heading outside the article body, first in Text as a level-1 heading.
 	// Title holds it either way.

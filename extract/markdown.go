@@ -25,14 +25,9 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	d := &Document{URL: opts.URL}
 	src := strings.ReplaceAll(strings.ToValidUTF8(string(raw), ""), "\r\n", "\n")
 	src = strings.TrimPrefix(src, "\ufeff")
-	for _, fence := range []string{"---", "+++"} {
-		if strings.HasPrefix(src, fence+"\n") {
-			if end := strings.Index(src[4:], "\n"+fence); end >= 0 {
-				frontMatter(d, src[4:4+end])
-				src = src[min(len(src), 4+end+4):]
-			}
-			break
-		}
+	if fm, toml, rest, ok := splitFrontMatter(src); ok {
+		frontMatter(d, fm, toml)
+		src = rest
 	}
 	var b builder
 	lines := strings.Split(src, "\n")
@@ -129,8 +124,15 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	flush()
 	b.finish(d)
 	if d.Published == "" {
+		d.Published = pathDate(opts.URL)
+	}
+	if d.Published == "" {
+		d.Published = pathDate(opts.Name)
+	}
+	if d.Published == "" {
 		d.Published = leadingDate(d)
 	}
+	d.Organization = documentOrganization(opts.URL, d.Organization)
 	return d, nil
 }
 
@@ -205,55 +207,6 @@ func stripTags(s string) string {
 		}
 		sb.WriteString(s[:i])
 		s = s[i+2+j:]
-	}
-}
-
-// frontMatter reads the flat keys casebook uses from YAML or TOML front matter.
-func frontMatter(d *Document, fm string) {
-	var listKey string
-	for _, line := range strings.Split(fm, "\n") {
-		trim := strings.TrimSpace(line)
-		if strings.HasPrefix(trim, "- ") && listKey != "" {
-			if t := unquote(trim[2:]); t != "" {
-				d.Tags = append(d.Tags, t)
-			}
-			continue
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
-			if k2, v2, ok2 := strings.Cut(line, "="); ok2 && !ok { // TOML
-				k, v, ok = k2, v2, true
-			}
-		}
-		if !ok {
-			continue
-		}
-		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
-		listKey = ""
-		switch k {
-		case "title":
-			d.Title = cleanText(unquote(v))
-		case "date", "published", "pubdate", "publishdate", "created":
-			if p := parseDate(unquote(v)); p != "" && d.Published == "" {
-				d.Published = p
-			}
-		case "author", "authors":
-			d.Author = cleanText(strings.Trim(unquote(v), "[]"))
-		case "url", "canonical", "canonical_url", "canonicalurl":
-			d.CanonicalURL = unquote(v)
-		case "lang", "language":
-			d.DeclaredLang = unquote(v)
-		case "tags", "categories", "keywords":
-			if v == "" {
-				listKey = k
-			}
-			v = strings.Trim(v, "[]")
-			for _, t := range strings.Split(v, ",") {
-				if t = unquote(strings.TrimSpace(t)); t != "" {
-					d.Tags = append(d.Tags, t)
-				}
-			}
-		}
 	}
 }
 

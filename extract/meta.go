@@ -25,6 +25,7 @@ type meta struct {
 	authorHint string   // rel=author or itemprop=author text, when no metadata names the author
 	timeDates  []string // <time> values, in page order
 	textDates  []string // dates written near the top of the page, normalised
+	copyright  string   // the first short text with a copyright sign
 }
 
 // readMeta reads the head and the few body elements that carry metadata.
@@ -35,6 +36,10 @@ func readMeta(root *html.Node, pageURL string) *meta {
 	f = func(n *html.Node, depth int) {
 		if depth > maxDepth {
 			return
+		}
+		if n.Type == html.TextNode && m.copyright == "" && len(n.Data) < 200 &&
+			(strings.Contains(n.Data, "©") || strings.Contains(n.Data, "opyright")) {
+			m.copyright = n.Data
 		}
 		if n.Type == html.ElementNode {
 			switch n.DataAtom {
@@ -338,7 +343,39 @@ func (m *meta) apply(d *Document, headline string) {
 	if d.Published == "" && len(m.textDates) > 0 {
 		d.Published = m.textDates[0]
 	}
-	d.Organization = organization(host, m.pageURL, m.publisher)
+	d.Organization = m.organization(host)
+}
+
+// copyrightNoise is what surrounds the holder's name in a copyright line.
+var copyrightNoise = regexp.MustCompile(`(?i)copyright|©|\(c\)|all rights reserved\.?|\b(?:19|20)\d{2}\b|[-–—]|版权所有|保留所有权利|все права защищены|\b(?:inc|ltd|llc|gmbh|corp)\b\.?|,`)
+
+// organization is who had the incident: the host table or an
+// organisation publisher, then the site's own name where it is the
+// domain's name (og:site_name, the title's site part, the copyright
+// holder), then the repository a file is served from.
+func (m *meta) organization(host string) string {
+	if org := organization(host, m.pageURL, m.publisher); org != "" {
+		return org
+	}
+	names := []string{m.site}
+	for _, sep := range titleSeparators {
+		if i := strings.LastIndex(m.htmlTitle, sep); i > 0 {
+			names = append(names, m.htmlTitle[i+len(sep):])
+			break
+		}
+	}
+	if m.copyright != "" {
+		names = append(names, copyrightNoise.ReplaceAllString(m.copyright, " "))
+	}
+	for _, n := range names {
+		if org := siteOrganization(n, host); org != "" {
+			return org
+		}
+	}
+	if u, err := url.Parse(m.pageURL); err == nil {
+		return repoOrganization(host, u.Path)
+	}
+	return ""
 }
 
 var langTagRe = regexp.MustCompile(`[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?`)

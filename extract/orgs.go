@@ -10,53 +10,74 @@ import (
 // status pages, so a post on blog.cloudflare.com is Cloudflare's incident.
 // Keys are host suffixes without "www.".
 var orgByHost = map[string]string{
-	"blog.cloudflare.com":            "Cloudflare",
-	"cloudflarestatus.com":           "Cloudflare",
-	"shopify.engineering":            "Shopify",
-	"engineering.fb.com":             "Meta",
-	"netflixtechblog.com":            "Netflix",
-	"slack.engineering":              "Slack",
-	"slackhq.com":                    "Slack",
-	"github.blog":                    "GitHub",
-	"githubstatus.com":               "GitHub",
-	"dropbox.tech":                   "Dropbox",
-	"dropbox.com":                    "Dropbox",
-	"eng.uber.com":                   "Uber",
-	"uber.com":                       "Uber",
-	"engineering.atspotify.com":      "Spotify",
-	"stripe.com":                     "Stripe",
-	"discord.com":                    "Discord",
-	"about.gitlab.com":               "GitLab",
-	"gitlab.com":                     "GitLab",
-	"aws.amazon.com":                 "AWS",
-	"status.aws.amazon.com":          "AWS",
-	"cloud.google.com":               "Google Cloud",
-	"status.cloud.google.com":        "Google Cloud",
-	"azure.microsoft.com":            "Microsoft Azure",
-	"azure.status.microsoft":         "Microsoft Azure",
-	"engineering.linkedin.com":       "LinkedIn",
-	"airbnb.io":                      "Airbnb",
-	"atlassian.com":                  "Atlassian",
-	"blog.twitter.com":               "Twitter",
-	"heroku.com":                     "Heroku",
-	"fly.io":                         "Fly.io",
-	"blog.railway.com":               "Railway",
-	"vercel.com":                     "Vercel",
-	"supabase.com":                   "Supabase",
-	"posthog.com":                    "PostHog",
-	"sentry.io":                      "Sentry",
-	"blog.sentry.io":                 "Sentry",
-	"circleci.com":                   "CircleCI",
-	"travis-ci.com":                  "Travis CI",
-	"blog.travis-ci.com":             "Travis CI",
-	"honeycomb.io":                   "Honeycomb",
-	"grafana.com":                    "Grafana Labs",
-	"fastly.com":                     "Fastly",
-	"engineering.zalando.com":        "Zalando",
-	"medium.com/airbnb-engineering":  "Airbnb",
-	"medium.com/netflix-techblog":    "Netflix",
-	"blog.discord.com":               "Discord",
-	"incident.io":                    "incident.io",
+	"blog.cloudflare.com":           "Cloudflare",
+	"cloudflarestatus.com":          "Cloudflare",
+	"shopify.engineering":           "Shopify",
+	"engineering.fb.com":            "Meta",
+	"netflixtechblog.com":           "Netflix",
+	"slack.engineering":             "Slack",
+	"slackhq.com":                   "Slack",
+	"github.blog":                   "GitHub",
+	"githubstatus.com":              "GitHub",
+	"dropbox.tech":                  "Dropbox",
+	"dropbox.com":                   "Dropbox",
+	"eng.uber.com":                  "Uber",
+	"uber.com":                      "Uber",
+	"engineering.atspotify.com":     "Spotify",
+	"stripe.com":                    "Stripe",
+	"discord.com":                   "Discord",
+	"about.gitlab.com":              "GitLab",
+	"gitlab.com":                    "GitLab",
+	"aws.amazon.com":                "AWS",
+	"status.aws.amazon.com":         "AWS",
+	"cloud.google.com":              "Google Cloud",
+	"status.cloud.google.com":       "Google Cloud",
+	"azure.microsoft.com":           "Microsoft Azure",
+	"azure.status.microsoft":        "Microsoft Azure",
+	"engineering.linkedin.com":      "LinkedIn",
+	"airbnb.io":                     "Airbnb",
+	"atlassian.com":                 "Atlassian",
+	"blog.twitter.com":              "Twitter",
+	"heroku.com":                    "Heroku",
+	"fly.io":                        "Fly.io",
+	"blog.railway.com":              "Railway",
+	"vercel.com":                    "Vercel",
+	"supabase.com":                  "Supabase",
+	"posthog.com":                   "PostHog",
+	"sentry.io":                     "Sentry",
+	"blog.sentry.io":                "Sentry",
+	"circleci.com":                  "CircleCI",
+	"travis-ci.com":                 "Travis CI",
+	"blog.travis-ci.com":            "Travis CI",
+	"honeycomb.io":                  "Honeycomb",
+	"grafana.com":                   "Grafana Labs",
+	"fastly.com":                    "Fastly",
+	"engineering.zalando.com":       "Zalando",
+	"medium.com/airbnb-engineering": "Airbnb",
+	"medium.com/netflix-techblog":   "Netflix",
+	"blog.discord.com":              "Discord",
+	"incident.io":                   "incident.io",
+	// open-source projects' own blogs and status pages
+	"rust-lang.org":                  "Rust",
+	"kubernetes.io":                  "Kubernetes",
+	"go.dev":                         "Go",
+	"blog.golang.org":                "Go",
+	"python.org":                     "Python",
+	"pypi.org":                       "PyPI",
+	"nodejs.org":                     "Node.js",
+	"npmjs.com":                      "npm",
+	"mozilla.org":                    "Mozilla",
+	"letsencrypt.org":                "Let's Encrypt",
+	"debian.org":                     "Debian",
+	"ubuntu.com":                     "Canonical",
+	"fedoraproject.org":              "Fedora",
+	"apache.org":                     "Apache Software Foundation",
+	"gnome.org":                      "GNOME",
+	"kde.org":                        "KDE",
+	"wikimedia.org":                  "Wikimedia",
+	"wikimediafoundation.org":        "Wikimedia",
+	"docker.com":                     "Docker",
+	"hashicorp.com":                  "HashiCorp",
 	"tech.meituan.com":               "美团",
 	"tech.youzan.com":                "有赞",
 	"developer.aliyun.com":           "阿里云",
@@ -107,4 +128,114 @@ func organization(host, pageURL, publisher string) string {
 		return publisher
 	}
 	return ""
+}
+
+// codeHosts serve repositories at /owner/repo.
+var codeHosts = map[string]bool{"github.com": true, "gitlab.com": true, "bitbucket.org": true, "codeberg.org": true,
+	"gitee.com": true, "sr.ht": true, "git.sr.ht": true}
+
+// genericRepos are repository names that hold an organisation's write-ups
+// rather than name a product: the owner had the incidents.
+var genericRepos = map[string]bool{"postmortem": true, "postmortems": true, "postmortemdocs": true, "incidents": true,
+	"incident": true, "incidentreports": true, "rca": true, "rcas": true, "outages": true, "blog": true, "docs": true,
+	"documentation": true, "status": true, "statuspage": true, "sre": true, "handbook": true, "runbooks": true,
+	"reports": true, "wiki": true, "website": true, "site": true, "homepage": true, "engineering": true, "techblog": true}
+
+// orgSuffixes are words organisation logins often end in, run together
+// with the name ("cockroachlabs", "acmenetworks"): split off and capitalised.
+var orgSuffixes = []string{"networks", "network", "labs", "systems", "software", "technologies", "technology",
+	"solutions", "studios", "studio", "security", "digital", "cloud", "group", "foundation", "project", "games"}
+
+// documentOrganization is who had the incident, for a document whose
+// address may be a repository file: the host table, then what the document
+// says about itself (front matter), then the repository.
+func documentOrganization(pageURL, stated string) string {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Hostname() == "" {
+		return strings.TrimSpace(stated)
+	}
+	host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
+	if org := organization(host, pageURL, stated); org != "" {
+		return org
+	}
+	return repoOrganization(host, u.Path)
+}
+
+// repoOrganization names the organisation behind a repository file: the
+// project when the repository is a product, its owner when the repository
+// only holds write-ups or a website ("postmortems", "www.acme.net"). A
+// personal site's repository ("someone.github.io") names nobody.
+func repoOrganization(host, path string) string {
+	if !codeHosts[host] {
+		return ""
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return ""
+	}
+	owner, repo := parts[0], parts[1]
+	lr := strings.ToLower(repo)
+	switch {
+	case strings.HasSuffix(lr, ".github.io") || strings.HasSuffix(lr, ".gitlab.io") || lr == strings.ToLower(owner):
+		return ""
+	case genericRepos[strings.NewReplacer("-", "", "_", "", ".", "").Replace(lr)],
+		strings.Contains(lr, "."), // a site's repository: "www.acme.net", "blog.acme.org"
+		strings.HasSuffix(lr, "-website"), strings.HasSuffix(lr, "-site"), strings.HasSuffix(lr, "-blog"):
+		return humanLogin(owner)
+	}
+	return repo
+}
+
+// humanLogin turns an owner login into a name: "Chia-Network" -> "Chia
+// Network", "acmenetworks" -> "Acme Networks"; a login it cannot split
+// stays as written.
+func humanLogin(login string) string {
+	s := strings.NewReplacer("-", " ", "_", " ").Replace(login)
+	if strings.Contains(s, " ") || strings.ToLower(s) != s {
+		return s
+	}
+	for _, suf := range orgSuffixes {
+		if len(s) >= len(suf)+3 && strings.HasSuffix(s, suf) {
+			head := s[:len(s)-len(suf)]
+			return strings.ToUpper(head[:1]) + head[1:] + " " + strings.ToUpper(suf[:1]) + suf[1:]
+		}
+	}
+	return s
+}
+
+// siteWords are the words around an organisation's name in a site name
+// ("The Acme Blog", "Acme Engineering", "Acme 技术博客").
+var siteWords = regexp.MustCompile(`(?i)^the\s+|\s*\b(?:engineering|tech(?:nology)?|developers?|dev|blog|weblog|news|official)\b\.?\s*|\s*(?:技术博客|技术团队|官方博客|博客|инженерный блог|блог)\s*`)
+
+// siteOrganization reads the organisation from a site's own name (the
+// og:site_name, a title suffix, a copyright line) when what remains of it
+// is the site's domain name, so a person's or a blog's name never counts:
+// "The Acme Blog" on blog.acme.io is Acme, "Shining Moon" on moon.example is nobody.
+func siteOrganization(name, host string) string {
+	name = strings.TrimSpace(siteWords.ReplaceAllString(cleanText(name), " "))
+	if name == "" || wlen(name) > 40 {
+		return ""
+	}
+	label := registrableLabel(host)
+	if len(label) < 3 {
+		return ""
+	}
+	squash := strings.NewReplacer(" ", "", "-", "", ".", "", "'", "", "’", "").Replace(strings.ToLower(name))
+	if squash == label {
+		return name
+	}
+	return ""
+}
+
+// registrableLabel is the name part of a host: "blog.acme.co.uk" -> "acme".
+func registrableLabel(host string) string {
+	labels := strings.Split(strings.ToLower(host), ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	i := len(labels) - 2
+	if i > 0 && len(labels[i]) <= 3 && (labels[i] == "co" || labels[i] == "com" || labels[i] == "org" || labels[i] == "net" || labels[i] == "ac") {
+		i--
+	}
+	return strings.ReplaceAll(labels[i], "-", "")
 }
