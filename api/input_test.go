@@ -471,3 +471,37 @@ func TestLargeEditDoesNotStallSubmissions(t *testing.T) {
 		t.Fatalf("edited case not searchable by a new step: %v %v", err, res.Items)
 	}
 }
+
+// FuzzSafeNext: whatever next a login form carries, a browser following
+// the redirect stays on this site.
+func FuzzSafeNext(f *testing.F) {
+	for _, s := range []string{"/review", "/\t/evil.example", "//evil.example", "/\\evil", "/%2F/x", "https://x", "/a?b=//c#//d", "/\u3000/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, next string) {
+		got := safeNext(next)
+		if got != "/review" && got != next {
+			t.Fatalf("safeNext(%q) = %q", next, got)
+		}
+		if u := browserLocation(t, "http://casebook.test/login", got); u.Host != "casebook.test" || u.Scheme != "http" {
+			t.Fatalf("safeNext(%q) = %q leads to %s", next, got, u)
+		}
+	})
+}
+
+// FuzzCheckSubmitURL: an accepted URL is valid UTF-8, has no controls and
+// names no credentials.
+func FuzzCheckSubmitURL(f *testing.F) {
+	for _, s := range []string{"https://a.example/x", "https://u:p@a.example/", "https://a.example/\xff", "http://a.example/\x1b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if checkSubmitURL(raw) != nil {
+			return
+		}
+		u, err := url.Parse(raw)
+		if err != nil || u.User != nil || strings.ContainsAny(raw, "\x00\x1b\r\n\t") || len(raw) > maxURLBytes {
+			t.Fatalf("accepted %q", raw)
+		}
+	})
+}
