@@ -118,6 +118,10 @@ type Extraction struct {
 	Version    string             `json:"version"`
 	Confidence map[string]float64 `json:"confidence"`
 	Evidence   map[string][]Span  `json:"evidence"`
+	// Suggestions holds, per text field left empty for lack of confidence,
+	// the sentences the classifier would have put there, for the reviewer
+	// to take or leave (an empty field beats an invented one).
+	Suggestions map[string][]string `json:"suggestions,omitempty"`
 }
 
 // Review records who decided, when and why.

@@ -28,6 +28,11 @@ type Config struct {
 	// RelevanceThreshold is the score under which a document is not an
 	// incident write-up; 0 means DefaultThreshold.
 	RelevanceThreshold float64
+	// HandRules routes the text fields by the hand rules alone, without
+	// the fitted field model (for fitting it, and for comparison).
+	HandRules bool
+	// Fields is the field model to use; nil means the checked-in table.
+	Fields *FieldModel
 }
 
 // DefaultThreshold is the relevance threshold when Config leaves it 0.
@@ -36,8 +41,9 @@ const DefaultThreshold = 0.4
 // Classifier drafts cases. It is safe for concurrent use; build one per worker
 // since the language models are loaded once.
 type Classifier struct {
-	cfg  Config
-	lang *LanguageDetector
+	cfg    Config
+	lang   *LanguageDetector
+	fields *FieldModel // nil: hand rules only
 }
 
 // New builds a classifier and loads its language models.
@@ -45,7 +51,28 @@ func New(cfg Config) *Classifier {
 	if cfg.RelevanceThreshold == 0 {
 		cfg.RelevanceThreshold = DefaultThreshold
 	}
-	return &Classifier{cfg: cfg, lang: NewLanguageDetector()}
+	c := &Classifier{cfg: cfg, lang: NewLanguageDetector()}
+	switch {
+	case cfg.HandRules:
+	case cfg.Fields != nil:
+		c.fields = cfg.Fields
+	default:
+		m, err := DefaultFieldModel()
+		if err != nil {
+			panic(err) // the table is checked in and tested: a bad one is a build fault
+		}
+		c.fields = m
+	}
+	return c
+}
+
+// WithFields returns a classifier sharing c's language models that routes
+// the text fields by m (nil: the hand rules alone). Leave-one-source-out
+// evaluation builds one per held-out source this way.
+func (c *Classifier) WithFields(m *FieldModel) *Classifier {
+	d := *c
+	d.fields = m
+	return &d
 }
 
 // Threshold returns the relevance threshold in use.
@@ -78,8 +105,9 @@ func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 		return cs
 	}
 	a := analyse(doc)
-	a.fill(cs)
+	// relevance reads the hand routes, before the field model re-routes
 	cs.Relevance = a.relevance(c.cfg.RelevanceThreshold)
+	a.fill(cs, c.fields, cs.Language)
 	cs.Extraction.Confidence["relevance"] = round2(cs.Relevance.Score)
 	cs.Extraction.Confidence["language"] = 0.9
 	cs.Normalize()
@@ -97,6 +125,9 @@ type unit struct {
 	scores     map[field]float64
 	advice     bool // gives advice or draws a lesson (isAdvice)
 	assigned   field
+	hand       field             // what the hand rules gave it (assigned before the field model)
+	bkind      extract.BlockKind // paragraph, list item, table row, quote
+	prob       float64           // the field model's probability for assigned
 }
 
 // analysis holds a document's units and the routing made of them.
@@ -107,6 +138,7 @@ type analysis struct {
 	headingHit map[field]bool // fields named by a heading
 	low        string         // lower-cased prose of the whole article
 	compCounts map[string]int // component cue counts in low, once computed
+	model      bool           // the field model routed the units
 }
 
 // analyse splits doc into units and routes each to a field.
@@ -188,7 +220,7 @@ func analyse(doc *extract.Document) *analysis {
 				}
 				a.units = append(a.units, unit{
 					text: t, low: lowSlice(blockLow, sameLen, t, s, e), start: b.Start + s, end: b.Start + e,
-					block: blockIdx, kind: kind,
+					block: blockIdx, kind: kind, bkind: b.Kind,
 				})
 			}
 		}
@@ -213,6 +245,9 @@ func analyse(doc *extract.Document) *analysis {
 	}
 	a.continueCause()
 	a.adviceParagraphs()
+	for i := range a.units {
+		a.units[i].hand = a.units[i].assigned
+	}
 	return a
 }
 
@@ -528,6 +563,8 @@ type Route struct {
 	Section string             `json:"section"` // the kind its heading gave it
 	Field   string             `json:"field"`   // where it went, "" if nowhere
 	Scores  map[string]float64 `json:"scores"`  // cue score per field
+	Hand    string             `json:"hand"`    // where the hand rules sent it
+	Prob    float64            `json:"prob"`    // the field model's probability for Field
 }
 
 var kindNames = map[field]string{
@@ -539,6 +576,8 @@ var kindNames = map[field]string{
 // and field that Classify gave it.
 func (c *Classifier) Explain(doc *extract.Document) []Route {
 	a := analyse(doc)
+	lang, _ := c.lang.DetectSeen(doc)
+	a.applyModel(c.fields, lang)
 	out := make([]Route, 0, len(a.units))
 	name := func(f field) string {
 		if n, ok := fieldNames[f]; ok {
@@ -547,7 +586,7 @@ func (c *Classifier) Explain(doc *extract.Document) []Route {
 		return kindNames[f]
 	}
 	for _, u := range a.units {
-		r := Route{Span: casebook.Span{Start: u.start, End: u.end}, Text: u.text, Section: name(u.kind), Field: name(u.assigned), Scores: map[string]float64{}}
+		r := Route{Span: casebook.Span{Start: u.start, End: u.end}, Text: u.text, Section: name(u.kind), Field: name(u.assigned), Hand: name(u.hand), Prob: round2(u.prob), Scores: map[string]float64{}}
 		for f, s := range u.scores {
 			r.Scores[name(f)] = s
 		}

@@ -16,35 +16,81 @@ var fieldCap = map[field]int{
 	fRemediation: 12, fActionItems: 12, fLessons: 12,
 }
 
-// fill writes the routed sentences and the labels into cs.
-func (a *analysis) fill(cs *casebook.Case) {
-	byField := map[field][]*unit{}
+// fill writes the routed sentences and the labels into cs. Labels, tags,
+// impact and the incident date read the hand routes (their tables were
+// written on them); then the field model, when there is one, re-routes the
+// sentences for the text fields and the summary.
+func (a *analysis) fill(cs *casebook.Case, m *FieldModel, lang string) {
+	route := func(u *unit) field { return u.assigned }
+	byField := a.byField(route, nil)
+	a.putText(cs, byField, false)
+	a.fillImpact(cs)
+	a.fillLabels(cs, byField)
+	a.fillTags(cs)
+	if cs.IncidentDate == "" {
+		if d, sp, ok := a.incidentDate(); ok {
+			cs.IncidentDate = d
+			cs.Extraction.Evidence["incident_date"] = []casebook.Span{sp}
+			cs.Extraction.Confidence["incident_date"] = 0.6
+		}
+	}
+	if cs.Organization == "" {
+		cs.Organization = textOrganization(a.doc.Title, a.doc.Text)
+	}
+	if m != nil {
+		a.applyModel(m, lang)
+		byField = a.byField(route, cs)
+		a.putText(cs, byField, true)
+	}
+	a.fillSummary(cs, byField)
+}
+
+// byField groups the units by the field route gives them, capped. With cs,
+// a model field whose best sentence is under keepMin is left out and its
+// sentences offered to the reviewer in cs's suggestions.
+func (a *analysis) byField(route func(*unit) field, cs *casebook.Case) map[field][]*unit {
+	out := map[field][]*unit{}
 	for i := range a.units {
 		u := &a.units[i]
-		if u.assigned != fNone {
-			byField[u.assigned] = append(byField[u.assigned], u)
+		if f := route(u); f != fNone {
+			out[f] = append(out[f], u)
 		}
 	}
-	for fl, us := range byField {
-		byField[fl] = keepBest(us, fieldCap[fl])
+	for fl, us := range out {
+		out[fl] = keepBest(us, fieldCap[fl])
+		if cs != nil && slices.Contains(modelFields, fl) && !confident(out[fl]) {
+			if cs.Extraction.Suggestions == nil {
+				cs.Extraction.Suggestions = map[string][]string{}
+			}
+			cs.Extraction.Suggestions[fieldNames[fl]] = items(out[fl])
+			delete(out, fl)
+		}
 	}
+	return out
+}
+
+// putText writes every text field from byField, with its evidence and
+// confidence (the model's probabilities when byModel).
+func (a *analysis) putText(cs *casebook.Case, byField map[field][]*unit, byModel bool) {
 	ev := cs.Extraction.Evidence
 	conf := cs.Extraction.Confidence
-	put := func(f field, us []*unit) {
-		if len(us) == 0 {
-			return
-		}
-		name := fieldNames[f]
-		sum := 0.0
-		for _, u := range us {
-			ev[name] = append(ev[name], casebook.Span{Start: u.start, End: u.end})
-			sum += u.confidence()
-		}
-		conf[name] = round2(sum / float64(len(us)))
-	}
 	for _, f := range contentFields {
 		us := byField[f]
-		put(f, us)
+		name := fieldNames[f]
+		delete(ev, name)
+		delete(conf, name)
+		if len(us) > 0 {
+			sum := 0.0
+			for _, u := range us {
+				ev[name] = append(ev[name], casebook.Span{Start: u.start, End: u.end})
+				if byModel && u.prob > 0 {
+					sum += u.prob
+				} else {
+					sum += u.confidence()
+				}
+			}
+			conf[name] = round2(sum / float64(len(us)))
+		}
 		switch f {
 		case fSymptoms:
 			cs.Symptoms = joinText(us)
@@ -62,20 +108,17 @@ func (a *analysis) fill(cs *casebook.Case) {
 			cs.Lessons = items(us)
 		}
 	}
-	a.fillImpact(cs)
-	a.fillLabels(cs, byField)
-	a.fillTags(cs)
-	a.fillSummary(cs, byField)
-	if cs.IncidentDate == "" {
-		if d, sp, ok := a.incidentDate(); ok {
-			cs.IncidentDate = d
-			ev["incident_date"] = []casebook.Span{sp}
-			conf["incident_date"] = 0.6
+}
+
+// confident reports a field the model drafts: its best sentence reaches
+// keepMin.
+func confident(us []*unit) bool {
+	for _, u := range us {
+		if u.prob >= keepMin {
+			return true
 		}
 	}
-	if cs.Organization == "" {
-		cs.Organization = textOrganization(a.doc.Title, a.doc.Text)
-	}
+	return false
 }
 
 // keepBest keeps at most n sentences of a field, preferring those under a
@@ -86,6 +129,9 @@ func keepBest(us []*unit, n int) []*unit {
 	}
 	ranked := slices.Clone(us)
 	rank := func(u *unit) float64 {
+		if u.prob > 0 {
+			return u.prob
+		}
 		r := u.scores[u.assigned]
 		if u.kind == u.assigned {
 			r += 10

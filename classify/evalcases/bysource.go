@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/casebook/casebook/classify"
@@ -195,17 +196,22 @@ func (r *SourceReport) Print(w io.Writer, perDoc bool) {
 	}
 }
 
-// DefaultFit fits what the shipped classifier fits on the gold set; today
-// nothing (the hand rules), so every fold is the default classifier.
+// DefaultFit fits what the shipped classifier fits on the gold set: the
+// field model (FitFieldModel with FitLambda), on top of the hand rules.
 func DefaultFit(train []Example) (*classify.Classifier, error) {
-	return defaultClassifier(), nil
-}
-
-var defaultCl *classify.Classifier
-
-func defaultClassifier() *classify.Classifier {
-	if defaultCl == nil {
-		defaultCl = classify.New(classify.Config{})
+	fitOnce.Do(func() {
+		fitBase = classify.New(classify.Config{HandRules: true})
+		fitCache = newFeatureCache(fitBase)
+	})
+	m, err := fitCache.fit(train, FitLambda)
+	if err != nil {
+		return nil, err
 	}
-	return defaultCl
+	return fitBase.WithFields(m), nil
 }
+
+var (
+	fitOnce  sync.Once
+	fitBase  *classify.Classifier
+	fitCache *featureCache
+)

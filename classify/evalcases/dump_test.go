@@ -51,7 +51,7 @@ func TestDump(t *testing.T) {
 		}
 		sb.WriteString("\nROUTES\n")
 		for _, r := range cl.Explain(doc) {
-			fmt.Fprintf(&sb, "  [%s -> %s] %v %.100s\n", r.Section, r.Field, r.Scores, r.Text)
+			fmt.Fprintf(&sb, "  [%s -> %s (hand %s) %.2f] %v %.100s\n", r.Section, r.Field, r.Hand, r.Prob, r.Scores, r.Text)
 		}
 		c := cl.Classify(doc)
 		js, _ := json.MarshalIndent(c, "", "  ")

@@ -26,24 +26,37 @@ func sharedDir(t testing.TB) string {
 func TestGoldSet(t *testing.T) {
 	shared := sharedDir(t)
 	var sb strings.Builder
-	sr, err := RunBySource(context.Background(), Config{GoldDir: filepath.Join(shared, "eval", "gold"), SharedDir: shared, PerDoc: *perDoc, Fit: DefaultFit}, &sb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + sb.String())
-	// the floors hold the cross-source figures, the figure of record
-	rep := &sr.CrossSource
-	// and what is fitted may not carry much better on the documents it saw
-	for _, lang := range []string{"en", "ru", "zh"} {
-		if gap := sr.Gap(Metrics[0], lang); gap > 0.05 {
-			t.Errorf("text F1 [%s]: in-sample %.3f above cross-source, more than 0.05", lang, gap)
+	cfg := Config{GoldDir: filepath.Join(shared, "eval", "gold"), SharedDir: shared, PerDoc: *perDoc, Fit: DefaultFit}
+	var rep *Report
+	if raceEnabled {
+		// the refits take minutes under -race: the floors are then held on
+		// the shipped table in-sample, within 0.05 of the cross-source
+		// figure as the run without -race checks
+		r, err := Run(context.Background(), cfg, &sb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep = &r
+	} else {
+		sr, err := RunBySource(context.Background(), cfg, &sb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the floors hold the cross-source figures, the figure of record
+		rep = &sr.CrossSource
+		// and what is fitted may not carry much better on the documents it saw
+		for _, lang := range []string{"en", "ru", "zh"} {
+			if gap := sr.Gap(Metrics[0], lang); gap > 0.05 {
+				t.Errorf("text F1 [%s]: in-sample %.3f above cross-source, more than 0.05", lang, gap)
+			}
 		}
 	}
-	// Re-baselined on the 49-document gold set (nothing in the classifier is
-	// fitted yet, so in-sample is also the cross-source figure): language
-	// 1/1/1, relevance 0.95/0.73/0.88, root cause 0.89/0.44/0.62, text F1
-	// 0.61/0.42/0.59, empty kept 0.91/0.73/0.84 (en/ru/zh). The floors leave
-	// room for one document to move, since extract/ changes underneath.
+	t.Log("\n" + sb.String())
+	// Cross-source on the 49-document gold set (en/ru/zh): language 1/1/1,
+	// relevance 0.95/0.73/0.88, root cause 0.89/0.44/0.62; with the field
+	// model text F1 0.61/0.42/0.57 (in-sample 0.61/0.43/0.57) and empty kept
+	// 0.91/0.91/0.96 (in-sample 0.91/0.91/1.00). The floors leave room for
+	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
 		what  string
 		got   func(lang string) float64
@@ -52,8 +65,8 @@ func TestGoldSet(t *testing.T) {
 		{"language", func(l string) float64 { v, _ := rep.Get("language", l); return v }, map[string]float64{"en": 0.99, "ru": 0.99, "zh": 0.99}},
 		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 0.9, "ru": 0.63, "zh": 0.82}},
 		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.83, "ru": 0.33, "zh": 0.53}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.57, "ru": 0.38, "zh": 0.55}},
-		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.63, "zh": 0.8}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.58, "ru": 0.39, "zh": 0.54}},
+		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.88}},
 	}
 	for _, f := range floors {
 		for lang, min := range f.floor {

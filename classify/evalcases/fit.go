@@ -1,0 +1,243 @@
+package evalcases
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/classify"
+)
+
+// Fitting the field model (classify.FieldModel): every sentence of a gold
+// document is a training example for each of the six text fields the gold
+// annotates, positive when the gold field contains it (gold text is copied
+// from the source sentence by sentence), negative otherwise. One L2
+// regularised logistic regression per field, fitted by full-batch gradient
+// descent from zero: deterministic, so the checked-in table is reproducible.
+
+// FitLambda is the L2 penalty per example (the loss is a weighted mean),
+// chosen cross-source among 0.001, 0.01 and 0.1.
+const FitLambda = 0.01
+
+// posPower balances the classes: a positive weighs
+// (negatives/positives)^posPower (0.5 cross-source better than 0 or 1).
+const posPower = 0.5
+
+// fitIterations and fitRate drive gradient descent.
+const (
+	fitIterations = 400
+	fitRate       = 0.5
+)
+
+// goldText is a model field's gold text, and whether the gold annotates it.
+func goldText(c *casebook.Case, present map[string]bool, name string) (string, bool) {
+	switch name {
+	case "symptoms":
+		return c.Symptoms, present["symptoms"]
+	case "root_cause":
+		return c.RootCause.Description, present["root_cause.description"]
+	case "detection":
+		return c.Detection.Description, present["detection.description"]
+	case "remediation":
+		return strings.Join(c.Remediation, "\n"), present["remediation"]
+	case "action_items":
+		return strings.Join(c.ActionItems, "\n"), present["action_items"]
+	case "lessons":
+		return strings.Join(c.Lessons, "\n"), present["lessons"]
+	}
+	return "", false
+}
+
+// contains reports whether gold holds the sentence: its tokens in order, or
+// at least four fifths of them (a sentence copied with a clause cut).
+func contains(goldToks []string, goldJoined string, sent []string) bool {
+	if len(sent) == 0 || len(goldToks) == 0 {
+		return false
+	}
+	if strings.Contains(goldJoined, " "+strings.Join(sent, " ")+" ") {
+		return true
+	}
+	bag := map[string]int{}
+	for _, t := range goldToks {
+		bag[t]++
+	}
+	hit := 0
+	for _, t := range sent {
+		if bag[t] > 0 {
+			bag[t]--
+			hit++
+		}
+	}
+	return len(sent) >= 4 && float64(hit) >= 0.8*float64(len(sent))
+}
+
+// sample is one sentence's features and, per model field, its label: 1, 0,
+// or -1 where the gold does not annotate the field.
+type sample struct {
+	x      []float64
+	labels []int8
+}
+
+// featureCache holds each example's samples: features depend only on the
+// hand rules, so every fold reuses them.
+type featureCache struct {
+	mu sync.Mutex
+	cl *classify.Classifier
+	m  map[string][]sample
+}
+
+func (fc *featureCache) samples(ex *Example) []sample {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	key := ex.Source + "/" + ex.File
+	if s, ok := fc.m[key]; ok {
+		return s
+	}
+	var out []sample
+	if ex.Doc != nil && ex.Expect.Language != "" {
+		names := classify.ModelFields()
+		type gt struct {
+			toks   []string
+			joined string
+			ok     bool
+		}
+		golds := make([]gt, len(names))
+		for i, n := range names {
+			text, ok := goldText(&ex.Expect, ex.Present, n)
+			toks := Tokens(text)
+			golds[i] = gt{toks, " " + strings.Join(toks, " ") + " ", ok}
+		}
+		for _, s := range fc.cl.Sentences(ex.Doc, ex.Expect.Language) {
+			toks := Tokens(s.Text)
+			sm := sample{x: s.X, labels: make([]int8, len(names))}
+			for i, g := range golds {
+				switch {
+				case !g.ok:
+					sm.labels[i] = -1
+				case contains(g.toks, g.joined, toks):
+					sm.labels[i] = 1
+				}
+			}
+			out = append(out, sm)
+		}
+	}
+	fc.m[key] = out
+	return out
+}
+
+// FitFieldModel fits the field model on train. cl computes the features
+// (its own model is not used: features come from the hand rules).
+func FitFieldModel(cl *classify.Classifier, train []Example, lambda float64) (*classify.FieldModel, error) {
+	return newFeatureCache(cl).fit(train, lambda)
+}
+
+func newFeatureCache(cl *classify.Classifier) *featureCache {
+	return &featureCache{cl: cl, m: map[string][]sample{}}
+}
+
+func (fc *featureCache) fit(train []Example, lambda float64) (*classify.FieldModel, error) {
+	var all []sample
+	for i := range train {
+		all = append(all, fc.samples(&train[i])...)
+	}
+	names := classify.ModelFields()
+	nf := len(classify.FeatureNames())
+	m := &classify.FieldModel{Features: classify.FeatureNames(), Fields: map[string]*classify.FieldWeights{}, Lambda: lambda}
+	for fi, name := range names {
+		var xs [][]float64
+		var ys []float64
+		for _, s := range all {
+			if s.labels[fi] >= 0 {
+				xs = append(xs, s.x)
+				ys = append(ys, float64(s.labels[fi]))
+			}
+		}
+		pos := 0.0
+		for _, y := range ys {
+			pos += y
+		}
+		ws := make([]float64, len(ys))
+		pw := 1.0
+		if pos > 0 {
+			pw = math.Pow((float64(len(ys))-pos)/pos, posPower)
+		}
+		for i, y := range ys {
+			ws[i] = 1
+			if y == 1 {
+				ws[i] = pw
+			}
+		}
+		if len(xs) == 0 {
+			// no gold annotates the field: nothing is known for it
+			m.Fields[name] = &classify.FieldWeights{Bias: -5, W: make([]float64, nf)}
+			continue
+		}
+		m.Fields[name] = logistic(xs, ys, ws, nf, lambda)
+	}
+	return m, nil
+}
+
+// logistic fits an L2-regularised logistic regression (bias unpenalised)
+// by gradient descent with momentum from zero weights.
+func logistic(xs [][]float64, ys, ws []float64, nf int, lambda float64) *classify.FieldWeights {
+	// sparse rows: most features are 0/1 flags and most are off
+	type nz struct {
+		i int
+		v float64
+	}
+	rows := make([][]nz, len(xs))
+	for r, x := range xs {
+		for i, v := range x {
+			if v != 0 {
+				rows[r] = append(rows[r], nz{i, v})
+			}
+		}
+	}
+	w := make([]float64, nf)
+	vel := make([]float64, nf)
+	grad := make([]float64, nf)
+	var b, vb float64
+	n := 0.0
+	for _, v := range ws {
+		n += v
+	}
+	for it := 0; it < fitIterations; it++ {
+		for i := range grad {
+			grad[i] = lambda * w[i]
+		}
+		gb := 0.0
+		for r, row := range rows {
+			z := b
+			for _, e := range row {
+				z += w[e.i] * e.v
+			}
+			d := ws[r] * (1/(1+math.Exp(-z)) - ys[r]) / n
+			gb += d
+			for _, e := range row {
+				grad[e.i] += d * e.v
+			}
+		}
+		for i := range w {
+			vel[i] = 0.9*vel[i] - fitRate*grad[i]
+			w[i] += vel[i]
+		}
+		vb = 0.9*vb - fitRate*gb
+		b += vb
+	}
+	for i := range w {
+		w[i] = math.Round(w[i]*1e4) / 1e4
+	}
+	return &classify.FieldWeights{Bias: math.Round(b*1e4) / 1e4, W: w}
+}
+
+// MarshalFieldModel writes the table as the checked-in file holds it.
+func MarshalFieldModel(m *classify.FieldModel) ([]byte, error) {
+	js, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("field model: %w", err)
+	}
+	return append(js, '\n'), nil
+}

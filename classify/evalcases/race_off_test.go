@@ -1,0 +1,5 @@
+//go:build !race
+
+package evalcases
+
+const raceEnabled = false
