@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,21 +180,12 @@ const (
 // termWeights is the search terms of a case with their weights.
 func termWeights(c *casebook.Case) map[string]int {
 	w := map[string]int{}
-	add := func(text string, weight int) {
-		for _, t := range Tokens(text, true) {
-			w[t] += weight
+	for _, f := range indexedTexts(c) {
+		for _, text := range f.texts {
+			for _, t := range Tokens(text, true) {
+				w[t] += f.weight
+			}
 		}
-	}
-	add(c.Title, wTitle)
-	add(c.Organization, wSummary)
-	add(c.Summary, wSummary)
-	add(c.Symptoms, wOther)
-	add(c.RootCause.Description, wOther)
-	for _, r := range c.Remediation {
-		add(r, wOther)
-	}
-	for _, t := range c.Tags {
-		add(t, wOther)
 	}
 	return w
 }
@@ -308,13 +300,105 @@ func reindexTx(tx *bolt.Tx, before, after *casebook.Case) (int, error) {
 		}
 		touched++
 	}
+	n, err := reindexTermsTx(tx, seq, before, after)
+	return touched + n, err
+}
+
+// indexedText is one searched field of a case with its term weight.
+type indexedText struct {
+	texts  []string
+	weight int
+}
+
+// indexedTexts lists the fields termWeights reads, in a fixed order.
+func indexedTexts(c *casebook.Case) []indexedText {
+	return []indexedText{
+		{[]string{c.Title}, wTitle}, {[]string{c.Organization}, wSummary}, {[]string{c.Summary}, wSummary},
+		{[]string{c.Symptoms}, wOther}, {[]string{c.RootCause.Description}, wOther},
+		{c.Remediation, wOther}, {c.Tags, wOther},
+	}
+}
+
+// termKey is a posting's key in bTerms.
+func termKey(t string, seq uint64) []byte { return append(append([]byte(t), 0), seqKey(seq)...) }
+
+// reindexTermsTx moves a case's search postings from before to after. Only
+// the fields that changed are tokenized: the weight a term had is read from
+// its posting and the changed fields' difference applied. A posting at the
+// uint16 cap has lost its exact weight, so then the whole case is recounted.
+func reindexTermsTx(tx *bolt.Tx, seq uint64, before, after *casebook.Case) (int, error) {
+	terms, df := tx.Bucket(bTerms), tx.Bucket(bTermDF)
+	delta := map[string]int{}
+	ob, na := indexedTexts(before), indexedTexts(after)
+	for i := range ob {
+		if slices.Equal(ob[i].texts, na[i].texts) {
+			continue
+		}
+		for _, text := range ob[i].texts {
+			for _, t := range Tokens(text, true) {
+				delta[t] -= ob[i].weight
+			}
+		}
+		for _, text := range na[i].texts {
+			for _, t := range Tokens(text, true) {
+				delta[t] += na[i].weight
+			}
+		}
+	}
+	oldW := make(map[string]int, len(delta))
+	for t, d := range delta {
+		if d == 0 {
+			continue
+		}
+		if raw := terms.Get(termKey(t, seq)); len(raw) == 2 {
+			w := int(binary.BigEndian.Uint16(raw))
+			if w == math.MaxUint16 {
+				return reindexAllTermsTx(tx, seq, before, after)
+			}
+			oldW[t] = w
+		}
+	}
+	touched := 0
+	for t, d := range delta {
+		if d == 0 {
+			continue
+		}
+		ow, had := oldW[t]
+		w := ow + d
+		var err error
+		switch {
+		case w <= 0 && had:
+			if err = terms.Delete(termKey(t, seq)); err == nil {
+				err = addCount(df, []byte(t), -1)
+			}
+			touched += 2
+		case w > 0:
+			v := make([]byte, 2)
+			binary.BigEndian.PutUint16(v, uint16(min(w, math.MaxUint16)))
+			err = terms.Put(termKey(t, seq), v)
+			touched++
+			if !had && err == nil {
+				err = addCount(df, []byte(t), 1)
+				touched++
+			}
+		}
+		if err != nil {
+			return touched, err
+		}
+	}
+	return touched, nil
+}
+
+// reindexAllTermsTx recounts every term of both versions of a case.
+func reindexAllTermsTx(tx *bolt.Tx, seq uint64, before, after *casebook.Case) (int, error) {
+	touched := 0
 	terms, df := tx.Bucket(bTerms), tx.Bucket(bTermDF)
 	oldW, newW := termWeights(before), termWeights(after)
 	for t := range oldW {
 		if _, ok := newW[t]; ok {
 			continue
 		}
-		if err := terms.Delete(append(append([]byte(t), 0), seqKey(seq)...)); err != nil {
+		if err := terms.Delete(termKey(t, seq)); err != nil {
 			return touched, err
 		}
 		if err := addCount(df, []byte(t), -1); err != nil {
@@ -329,7 +413,7 @@ func reindexTx(tx *bolt.Tx, before, after *casebook.Case) (int, error) {
 		}
 		v := make([]byte, 2)
 		binary.BigEndian.PutUint16(v, uint16(min(w, math.MaxUint16)))
-		if err := terms.Put(append(append([]byte(t), 0), seqKey(seq)...), v); err != nil {
+		if err := terms.Put(termKey(t, seq), v); err != nil {
 			return touched, err
 		}
 		touched++
