@@ -4,8 +4,12 @@ BIN := bin/casebook
 
 .PHONY: run build test test-short race vet fmt bench fuzz clean
 
+# The commit is stamped by the toolchain (-buildvcs) and, for worktrees and
+# GOFLAGS=-buildvcs=false, by -X: `casebook --version` shows it either way.
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +modified)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/casebook
+	$(GO) build -buildvcs=auto -ldflags "-X main.commit=$(COMMIT)" -o $(BIN) ./cmd/casebook
 
 run: build
 	./$(BIN) serve --data ./data --http 127.0.0.1:8080

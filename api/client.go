@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -23,6 +24,8 @@ type Error struct {
 	Status  int
 	Code    string
 	Message string
+	// RetryAfter is the answer's Retry-After (429, 503), zero without one.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -66,10 +69,14 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) (int,
 		var e struct {
 			Error apiError `json:"error"`
 		}
-		if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
-			return resp.StatusCode, &Error{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message}
+		ae := &Error{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(raw))}
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			ae.RetryAfter = time.Duration(secs) * time.Second
 		}
-		return resp.StatusCode, &Error{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(raw))}
+		if json.Unmarshal(raw, &e) == nil && e.Error.Code != "" {
+			ae.Code, ae.Message = e.Error.Code, e.Error.Message
+		}
+		return resp.StatusCode, ae
 	}
 	if out != nil && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {

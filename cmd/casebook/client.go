@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/api"
@@ -48,7 +47,7 @@ func printJSON(v any) {
 }
 
 func parseWith(name string, args []string, cf *clientFlags, extra func(*flag.FlagSet)) (*flag.FlagSet, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := newFlagSet(name)
 	cf.register(fs)
 	if extra != nil {
 		extra(fs)
@@ -57,7 +56,7 @@ func parseWith(name string, args []string, cf *clientFlags, extra func(*flag.Fla
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, &usageError{err.Error()}
+			return nil, flagError(err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -69,64 +68,26 @@ func parseWith(name string, args []string, cf *clientFlags, extra func(*flag.Fla
 	return fs, nil
 }
 
-func runSubmit(ctx context.Context, args []string) error {
-	var cf clientFlags
-	wait := false
-	fs, err := parseWith("submit", args, &cf, func(fs *flag.FlagSet) {
-		fs.BoolVar(&wait, "wait", false, "wait until the submission is drafted, skipped or failed")
-	})
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return &usageError{"want exactly one URL"}
-	}
-	c := cf.client()
-	var sub casebook.Submission
-	status, err := c.Do(ctx, "POST", "/api/v1/submissions", map[string]string{"url": fs.Arg(0)}, &sub)
-	if err != nil {
-		return err
-	}
-	if wait {
-		for !terminal(sub.State) {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(500 * time.Millisecond):
-			}
-			if _, err := c.Do(ctx, "GET", "/api/v1/submissions/"+sub.ID, nil, &sub); err != nil {
-				return err
-			}
-		}
-	}
-	if cf.jsonOut {
-		printJSON(sub)
-		return nil
-	}
-	if status == 200 && !wait {
-		fmt.Printf("already submitted: %s\n", sub.ID)
-	}
-	printSubmission(sub)
-	return nil
-}
-
 func terminal(state string) bool {
 	s := casebook.Submission{State: state}
 	return s.Terminal()
 }
 
-func printSubmission(s casebook.Submission) {
-	fmt.Printf("%s\t%s\t%s", s.ID, s.State, s.URL)
+func printSubmission(s casebook.Submission) { fmt.Println(submissionLine(s)) }
+
+// submissionLine is a submission as one tab-separated line.
+func submissionLine(s casebook.Submission) string {
+	line := s.ID + "\t" + s.State + "\t" + s.URL
 	if s.DraftID != "" {
-		fmt.Printf("\tdraft=%s", s.DraftID)
+		line += "\tdraft=" + s.DraftID
 	}
 	if s.Reason != "" {
-		fmt.Printf("\treason=%q", s.Reason)
+		line += fmt.Sprintf("\treason=%q", s.Reason)
 	}
 	if s.Error != "" {
-		fmt.Printf("\terror=%q", s.Error)
+		line += fmt.Sprintf("\terror=%q", s.Error)
 	}
-	fmt.Println()
+	return line
 }
 
 func runStatus(ctx context.Context, args []string) error {

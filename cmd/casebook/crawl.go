@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -70,38 +71,52 @@ func runCrawl(ctx context.Context, args []string) error {
 	if noWait {
 		return nil
 	}
+	// On a terminal one line is redrawn (the sources still running) and a
+	// source's final line stays when it ends; elsewhere each change is a line.
+	pr := newProgress(os.Stdout)
 	last := map[string]string{}
 	done := map[string]*api.CrawlProgress{}
 	for len(done) < len(names) {
+		var running []string
 		for _, n := range names {
 			if done[n] != nil {
 				continue
 			}
 			var p api.CrawlProgress
 			if _, err := c.Do(ctx, "GET", "/api/v1/sources/"+url.PathEscape(n)+"/crawls/latest", nil, &p); err != nil {
+				pr.done()
 				return err
 			}
-			line := fmt.Sprintf("%s: %s found %d, new %d, fetched %d, skipped %d, failed %d, drafted %d, pending %d",
-				n, p.Outcome, p.Found, p.New, p.Fetched, p.Skipped, p.Failed, p.Drafted, p.Pending)
-			if p.Error != "" {
-				line += " (" + p.Error + ")"
-			}
-			if line != last[n] {
-				fmt.Println(line)
-				last[n] = line
-			}
+			line := crawlLine(n, &p)
 			if p.Done {
 				done[n] = &p
+				if pr.tty {
+					pr.println(os.Stdout, line)
+				}
+			} else {
+				running = append(running, line)
 			}
+			if !pr.tty && line != last[n] {
+				fmt.Println(line)
+			}
+			last[n] = line
+		}
+		if pr.tty && len(running) > 0 {
+			pr.status(strings.Join(running, " | "))
 		}
 		if len(done) == len(names) {
 			break
 		}
 		select {
 		case <-ctx.Done():
+			pr.done()
 			return ctx.Err()
 		case <-time.After(every):
 		}
+	}
+	if pr.open {
+		fmt.Print("\r\x1b[K")
+		pr.open = false
 	}
 	if cf.jsonOut {
 		printJSON(done)
@@ -121,6 +136,27 @@ func runCrawl(ctx context.Context, args []string) error {
 		}
 	}
 	return w.Flush()
+}
+
+// crawlState is the word for a run: "ok" (or the run's other outcome) only
+// once discovery ended and no item is pending.
+func crawlState(p *api.CrawlProgress) string {
+	switch {
+	case p.Outcome == "running":
+		return "discovering"
+	case p.Pending > 0 || !p.Done:
+		return "processing"
+	}
+	return p.Outcome
+}
+
+func crawlLine(name string, p *api.CrawlProgress) string {
+	line := fmt.Sprintf("%s: %s found %d, new %d, fetched %d, skipped %d, failed %d, drafted %d, pending %d",
+		name, crawlState(p), p.Found, p.New, p.Fetched, p.Skipped, p.Failed, p.Drafted, p.Pending)
+	if p.Error != "" {
+		line += " (" + p.Error + ")"
+	}
+	return line
 }
 
 func printSources(items []api.SourceView) {

@@ -14,15 +14,19 @@ func runEval(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return &usageError{"want content or cases"}
 	}
+	if wantsHelp(args) {
+		fmt.Println("usage: casebook eval content -h | casebook eval cases -h")
+		return flag.ErrHelp
+	}
 	switch args[0] {
 	case "content":
-		fs := flag.NewFlagSet("eval content", flag.ContinueOnError)
+		fs := newFlagSet("eval content")
 		aeb := fs.String("aeb", "", "the article-extraction benchmark directory (html/, ground-truth.json)")
 		daniel := fs.String("daniel", "", "the DAnIEL directory (html/, reference/, doc_lg.json)")
 		limit := fs.Int("limit", 0, "at most this many pages per data set (0: all)")
 		worst := fs.Int("worst", 0, "list this many lowest-scoring pages")
 		if err := fs.Parse(args[1:]); err != nil {
-			return &usageError{err.Error()}
+			return flagError(err)
 		}
 		if *aeb == "" && *daniel == "" {
 			return &usageError{"give --aeb DIR and/or --daniel DIR"}
@@ -33,13 +37,13 @@ func runEval(ctx context.Context, args []string) error {
 		}
 		return err
 	case "cases":
-		fs := flag.NewFlagSet("eval cases", flag.ContinueOnError)
+		fs := newFlagSet("eval cases")
 		gold := fs.String("gold", "", "directory of gold *.json files (../shared/eval/gold)")
 		shared := fs.String("shared", "", "the tree the gold files' doc paths are relative to (default: GOLD/../..)")
 		bySource := fs.Bool("by-source", false, "also score leave-one-source-out: per-source figures and cross-source beside in-sample")
 		perDoc := fs.Bool("perdoc", false, "print every document's scores")
 		if err := fs.Parse(args[1:]); err != nil {
-			return &usageError{err.Error()}
+			return flagError(err)
 		}
 		if *gold == "" {
 			return &usageError{"give --gold DIR"}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,12 +22,12 @@ import (
 const maxExtractInput = 32 << 20
 
 func runExtract(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	fs := newFlagSet("extract")
 	pageURL := fs.String("url", "", "the page's address (organisation, canonical source, site rules)")
 	format := fs.String("format", "", "html, markdown or text (default: from the file name, then the content)")
 	mainText := fs.Bool("main-text", false, "print only the extracted article text, one block per line")
 	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+		return flagError(err)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"want one FILE (or - for standard input)"}

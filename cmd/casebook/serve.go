@@ -87,7 +87,7 @@ func parseStages(s string) ([]string, error) {
 }
 
 func runServe(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := newFlagSet("serve")
 	data := fs.String("data", envOr("CASEBOOK_DATA", "./data"), "data directory (bbolt store, embedded NATS, admin token)")
 	httpAddr := fs.String("http", envOr("CASEBOOK_HTTP", "127.0.0.1:8080"), "HTTP listen address")
 	natsURL := fs.String("nats", os.Getenv("CASEBOOK_NATS"), "external NATS URL(s), comma-separated; empty starts the embedded server")
@@ -105,7 +105,7 @@ func runServe(ctx context.Context, args []string) error {
 	var ff fetchFlags
 	ff.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+		return flagError(err)
 	}
 	fc, err := ff.config()
 	if err != nil {
@@ -158,7 +158,7 @@ func runServe(ctx context.Context, args []string) error {
 }
 
 func runWorker(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs := newFlagSet("worker")
 	stage := fs.String("stage", "", "fetch, extract or classify (the sink runs in the store process: serve --stages sink)")
 	natsURL := fs.String("nats", envOr("CASEBOOK_NATS", "nats://127.0.0.1:4222"), "NATS server URL(s), comma-separated")
 	concurrency := fs.Int("concurrency", 16, "messages handled at once")
@@ -166,7 +166,7 @@ func runWorker(ctx context.Context, args []string) error {
 	var ff fetchFlags
 	ff.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+		return flagError(err)
 	}
 	if *stage == "" || *stage == pipelines.StageSink {
 		return &usageError{"--stage must be fetch, extract or classify"}
