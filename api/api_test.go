@@ -518,11 +518,11 @@ func TestSubmissionRateLimit(t *testing.T) {
 	// A reviewer's token lifts the limit (importing a list of postmortems);
 	// a wrong or revoked token is anonymous and still limited.
 	for i := 0; i < 5; i++ {
-		if resp, body := do(t, "POST", f.srv.URL+"/api/v1/submissions", f.revTok, strings.NewReader(`{"url":"https://example.org/r`+strconv.Itoa(i)+`"}`)); resp.StatusCode != 202 {
+		if resp, body := do(t, "POST", f.srv.URL+"/api/v1/submissions", f.revTok, strings.NewReader(`{"url":"https://example.org/r`+strconv.Itoa(i)+`"}`), "Content-Type", "application/json"); resp.StatusCode != 202 {
 			t.Fatalf("reviewer submission %d: %d %s", i, resp.StatusCode, body)
 		}
 	}
-	if resp, _ := do(t, "POST", f.srv.URL+"/api/v1/submissions", "cbk_not-a-token", strings.NewReader(`{"url":"https://example.org/w"}`)); resp.StatusCode != 429 {
+	if resp, _ := do(t, "POST", f.srv.URL+"/api/v1/submissions", "cbk_not-a-token", strings.NewReader(`{"url":"https://example.org/w"}`), "Content-Type", "application/json"); resp.StatusCode != 429 {
 		t.Fatalf("wrong token: %d, want 429", resp.StatusCode)
 	}
 	// Reads are not limited.
