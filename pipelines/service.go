@@ -40,6 +40,10 @@ type ServeConfig struct {
 	// client IP; zero keeps the API's defaults.
 	SubmitRate  float64
 	SubmitBurst int
+	// AuthFailures failed token checks per client IP are allowed per
+	// AuthFailWindow before 429; zero keeps the API's defaults (10 per 5 min).
+	AuthFailures   int
+	AuthFailWindow time.Duration
 	// PublicURL is the site's external base URL, for the absolute links in
 	// feeds, exports and MCP results; "" means http:// and the bound HTTP
 	// address.
@@ -196,7 +200,8 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		cfg.PublicURL = api.DefaultPublicURL(s.Addr)
 	}
 	handler := api.New(api.Config{Store: s.Store, Submitter: sub, Metrics: s.Metrics, Log: cfg.Log, Ready: s.ready, Crawler: s.crawler(),
-		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}, SubmitRate: cfg.SubmitRate, SubmitBurst: cfg.SubmitBurst, PublicURL: cfg.PublicURL})
+		Dead: &DeadLetters{Bus: s.Bus, Store: s.Store}, SubmitRate: cfg.SubmitRate, SubmitBurst: cfg.SubmitBurst, PublicURL: cfg.PublicURL,
+		AuthFailures: cfg.AuthFailures, AuthFailWindow: cfg.AuthFailWindow})
 	s.HTTP = &http.Server{Handler: handler, ReadHeaderTimeout: api.ReadHeaderTimeout, ReadTimeout: api.ReadTimeout,
 		WriteTimeout: api.WriteTimeout, IdleTimeout: api.IdleTimeout}
 	go func() {

@@ -98,3 +98,11 @@ func TestParseWithFlagsAfterArguments(t *testing.T) {
 		t.Fatalf("parse: %v %v %q", err, fs.Args(), reason)
 	}
 }
+
+func TestServeRefusesNegativeAuthLimits(t *testing.T) {
+	for _, args := range [][]string{{"serve", "--data", t.TempDir(), "--auth-failures", "-1"}, {"serve", "--data", t.TempDir(), "--auth-window", "-1s"}} {
+		if code, _, errOut := capture(t, args...); code != 2 || !strings.Contains(errOut, "--auth-failures and --auth-window") {
+			t.Errorf("%v: exit %d, stderr %q, want 2 naming the flags", args, code, errOut)
+		}
+	}
+}

@@ -101,6 +101,8 @@ func runServe(ctx context.Context, args []string) error {
 	hostConc := fs.Int("host-concurrency", pipelines.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
 	submitRate := fs.Float64("submit-rate", 0, "public submissions allowed per second per client IP (default 0.5)")
 	submitBurst := fs.Int("submit-burst", 0, "burst of public submissions per client IP (default 30)")
+	authFailures := fs.Int("auth-failures", 0, "failed token checks (bearer or login) allowed per client IP per --auth-window before 429 (default 10)")
+	authWindow := fs.Duration("auth-window", 0, "the window --auth-failures refill over, evenly (default 5m)")
 	publicURL := fs.String("public-url", os.Getenv("CASEBOOK_PUBLIC_URL"), "the site's external base URL for links in feeds, exports and MCP results (env CASEBOOK_PUBLIC_URL; default http://ADDR of --http)")
 	var ff fetchFlags
 	ff.register(fs)
@@ -136,10 +138,14 @@ func runServe(ctx context.Context, args []string) error {
 			return &usageError{fmt.Sprintf("--nats-sync %q: want always or a positive duration", *natsSync)}
 		}
 	}
+	if *authFailures < 0 || *authWindow < 0 {
+		return &usageError{"--auth-failures and --auth-window must not be negative"}
+	}
 	log := newLogger(*logLevel)
 	svc, err := pipelines.Start(ctx, pipelines.ServeConfig{
 		DataDir: *data, HTTPAddr: *httpAddr, NATSURL: *natsURL, NATSListen: *natsListen,
 		NATSSync: syncPolicy, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst, PublicURL: *publicURL,
+		AuthFailures: *authFailures, AuthFailWindow: *authWindow,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
 		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})
