@@ -35,9 +35,21 @@ func bigPost(t testing.TB) []byte {
 	return []byte(b.String())
 }
 
+// benchVariants are the classifier with the field model (what ships) and
+// with the hand rules alone (the code before the model), run in turn so
+// their ratio is read from one run on a loaded machine.
+func benchVariants(b *testing.B, fn func(b *testing.B, c *Classifier)) {
+	base := testClassifier()
+	b.Run("model", func(b *testing.B) { fn(b, base) })
+	b.Run("handrules", func(b *testing.B) { fn(b, base.WithFields(nil)) })
+}
+
 func BenchmarkExtractClassify50KB(b *testing.B) {
+	benchVariants(b, benchExtractClassify)
+}
+
+func benchExtractClassify(b *testing.B, c *Classifier) {
 	raw := bigPost(b)
-	c := testClassifier()
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -135,11 +147,14 @@ func vmRSS() float64 {
 
 // BenchmarkClassify50KB is the classifier's share: the document is extracted once.
 func BenchmarkClassify50KB(b *testing.B) {
+	benchVariants(b, benchClassify)
+}
+
+func benchClassify(b *testing.B, c *Classifier) {
 	doc, err := extract.Extract(bigPost(b), extract.Options{Format: extract.FormatMarkdown})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := testClassifier()
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/casebook/casebook/extract"
@@ -167,90 +168,112 @@ var featureNames = func() []string {
 // FeatureNames lists the sentence features, in the order of their values.
 func FeatureNames() []string { return featureNames }
 
-// features computes every unit's feature vector from the hand routes.
-func (a *analysis) features(lang string) [][]float64 {
+// featIdx finds a feature's position by name; markCues scans a sentence
+// once for every marker set, markAt naming each cue's feature.
+var (
+	featIdx = func() map[string]int {
+		m := make(map[string]int, len(featureNames))
+		for i, n := range featureNames {
+			m[n] = i
+		}
+		return m
+	}()
+	markCues, markAt = func() (cueSet, []int) {
+		var cs cueSet
+		var at []int
+		for _, s := range []struct {
+			name string
+			cs   cueSet
+		}{{"future", futureMarks}, {"past", pastMarks}, {"hypothetical", hypothetical}, {"observed", observed}} {
+			for _, c := range s.cs {
+				cs = append(cs, c)
+				at = append(at, featIdx[s.name])
+			}
+		}
+		return cs, at
+	}()
+)
+
+// features calls fn with every unit's feature vector, computed from the
+// hand routes; x is reused between calls.
+func (a *analysis) features(lang string, fn func(i int, x []float64)) {
 	nf := len(featureNames)
-	out := make([][]float64, len(a.units))
-	idx := map[string]int{}
-	for i, n := range featureNames {
-		idx[n] = i
-	}
 	nc := len(contentFields)
-	fi := map[field]int{}
-	for i, f := range contentFields {
-		fi[f] = i
-	}
-	ki := map[field]int{}
-	for i, k := range sectionKindList {
-		ki[k] = i
+	fi := func(f field) int {
+		for j, g := range contentFields {
+			if g == f {
+				return j
+			}
+		}
+		return -1
 	}
 	kindBase := 5 * nc
-	tail := kindBase + len(sectionKindList)
 	noHeads := true
 	for _, f := range contentFields {
 		if a.headingHit[f] {
 			noHeads = false
 		}
 	}
+	x := make([]float64, nf)
+	set := func(name string, b bool) {
+		if b {
+			x[featIdx[name]] = 1
+		}
+	}
 	for i := range a.units {
 		u := &a.units[i]
-		x := make([]float64, nf)
+		clear(x)
 		for j, f := range contentFields {
 			x[j] = min(u.scores[f], 6) / 3
 			if a.headingHit[f] {
 				x[4*nc+j] = 1
 			}
 		}
-		if j, ok := fi[u.hand]; ok {
+		if j := fi(u.hand); j >= 0 {
 			x[nc+j] = 1
 		}
-
 		if i > 0 {
-			if j, ok := fi[a.units[i-1].hand]; ok {
+			if j := fi(a.units[i-1].hand); j >= 0 {
 				x[2*nc+j] = 1
 			}
 		}
 		if i+1 < len(a.units) {
-			if j, ok := fi[a.units[i+1].hand]; ok {
+			if j := fi(a.units[i+1].hand); j >= 0 {
 				x[3*nc+j] = 1
 			}
 		}
-		if j, ok := ki[u.kind]; ok {
-			x[kindBase+j] = 1
+		for j, k := range sectionKindList {
+			if k == u.kind {
+				x[kindBase+j] = 1
+			}
 		}
 		first := i == 0 || a.units[i-1].block != u.block
 		last := i+1 == len(a.units) || a.units[i+1].block != u.block
-		set := func(name string, b bool) {
-			if b {
-				x[idx[name]] = 1
-			}
-		}
-		x[tail] = u.pos
+		x[featIdx["pos"]] = u.pos
 		set("pos<0.2", u.pos < 0.2)
 		set("pos<0.5", u.pos < 0.5)
 		set("pos>0.8", u.pos > 0.8)
 		set("advice", u.advice)
 		set("question", isQuestion(u.text))
 		set("lead_in", isLeadIn(u.text))
-		set("hypothetical", hypothetical.any(u.low))
-		set("observed", observed.any(u.low))
+		compiled(markCues).each(u.low, func(ci int) bool {
+			x[markAt[ci]] = 1
+			return true
+		})
 		set("list_item", u.bkind == extract.ListItem)
 		set("table_row", u.bkind == extract.Table)
 		set("quote", u.bkind == extract.Quote)
 		set("block_first", first)
 		set("block_last", last)
 		set("block_single", first && last)
-		set("future", futureMarks.any(u.low))
-		set("past", pastMarks.any(u.low))
 		set("person", anyWord(personMarks, u.low))
 		set("digits", strings.ContainsAny(u.text, "0123456789"))
 		set("short", len(u.text) < 40)
 		set("long", len(u.text) > 250)
 		set("lang:"+lang, lang == "en" || lang == "ru" || lang == "zh")
 		set("no_field_headings", noHeads)
-		out[i] = x
+		fn(i, x)
 	}
-	return out
 }
 
 // applyModel routes the units by the model: each sentence the hand rules
@@ -259,20 +282,19 @@ func (a *analysis) applyModel(m *FieldModel, lang string) {
 	if m == nil {
 		return
 	}
-	xs := a.features(lang)
 	ws := make([]*FieldWeights, len(modelFields))
 	for i, f := range modelFields {
 		ws[i] = m.Fields[fieldNames[f]]
 	}
-	for i := range a.units {
+	a.features(lang, func(i int, x []float64) {
 		u := &a.units[i]
 		if u.hand == fTrigger {
-			continue
+			return
 		}
 		best, bp := fNone, 0.0
 		hp := 0.0
 		for j, f := range modelFields {
-			p := ws[j].prob(xs[i])
+			p := ws[j].prob(x)
 			if p > bp {
 				best, bp = f, p
 			}
@@ -288,7 +310,7 @@ func (a *analysis) applyModel(m *FieldModel, lang string) {
 		default:
 			u.assigned, u.prob = fNone, 0
 		}
-	}
+	})
 	a.model = true
 }
 
@@ -306,10 +328,10 @@ func (c *Classifier) Sentences(doc *extract.Document, language string) []Sentenc
 		language, _ = c.lang.DetectSeen(doc)
 	}
 	a := analyse(doc)
-	xs := a.features(language)
 	out := make([]Sentence, len(a.units))
-	for i, u := range a.units {
-		out[i] = Sentence{Text: u.text, Hand: fieldNames[u.hand], X: xs[i]}
-	}
+	a.features(language, func(i int, x []float64) {
+		u := &a.units[i]
+		out[i] = Sentence{Text: u.text, Hand: fieldNames[u.hand], X: slices.Clone(x)}
+	})
 	return out
 }
