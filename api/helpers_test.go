@@ -111,7 +111,8 @@ func (f *fixture) seedDrafts() {
 	a.Sources[0].URL = "https://shop.example/postmortem"
 	a.Relevance = casebook.Relevance{IsPostmortem: true, Score: 0.9}
 	a.Extraction = casebook.Extraction{Method: "heuristic", Version: "1",
-		Confidence: map[string]float64{"root_cause": 0.8, "symptoms": 0.6},
+		Confidence:  map[string]float64{"root_cause": 0.8, "symptoms": 0.6},
+		Suggestions: map[string][]string{"lessons": {"Certificates need an owner and an expiry alert."}},
 		Evidence: map[string][]casebook.Span{
 			"symptoms":    {spanOf(draftText, "We saw elevated error rates on checkout.")},
 			"root_cause":  {spanOf(draftText, "The root cause was an expired TLS certificate on the load balancer.")},

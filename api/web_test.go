@@ -182,10 +182,15 @@ func TestWebPages(t *testing.T) {
 	}
 	draftURL := base + "/review/drafts/" + f.drafts["cert"]
 	_, body = get(t, c, draftURL)
-	for _, w := range []string{`<mark class="ev f-root_cause" id="ev-root_cause"`, `href="#ev-root_cause"`, "The root cause was an expired TLS certificate", `name="root_cause.category"`, `value="expiry" selected`, "Approve and publish", "80%"} {
+	for _, w := range []string{`<mark class="ev f-root_cause" id="ev-root_cause"`, `href="#ev-root_cause"`, "The root cause was an expired TLS certificate", `name="root_cause.category"`, `value="expiry" selected`, "Approve and publish", "80%",
+		`<details class="suggest"><summary>Suggested, left empty (low confidence)</summary><ul><li>Certificates need an owner and an expiry alert.</li>`} {
 		if !strings.Contains(body, w) {
 			t.Errorf("draft page: no %q", w)
 		}
+	}
+	// a suggestion is offered, not filled in
+	if strings.Contains(body, `rows="3">Certificates need an owner`) || strings.Count(body, `class="suggest"`) != 1 {
+		t.Errorf("draft page: the lessons suggestion was filled in or shown for other fields")
 	}
 
 	form := url.Values{"csrf": {csrf}, "action": {"save"}, "title": {"Expired TLS certificate broke checkout"}, "language": {"en"},
