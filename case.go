@@ -85,6 +85,10 @@ type Source struct {
 	Published string `json:"published"`
 	FetchedAt string `json:"fetched_at"`
 	SHA256    string `json:"sha256"`
+	// ClaimedURL is a canonical URL the page claimed for itself on another
+	// site: not trusted as the source, shown to the reviewer. casebook's
+	// extension of the schema.
+	ClaimedURL string `json:"claimed_url,omitempty"`
 }
 
 // Related is computed when served: another published case sharing labels.

@@ -290,6 +290,52 @@ func CanonicalForPage(p *Page) (string, error) {
 	return own, nil
 }
 
+// SourceURL decides which URL names a fetched page: the page's claimed
+// canonical URL (rel=canonical, og:url, a Markdown front-matter url) when it
+// is http(s) and on the same site as fetched (the final URL after the
+// fetcher's redirects), else fetched itself. A claim that names another site
+// comes back as rejected, so a reviewer can be told about it; a claim that is
+// not http(s) (javascript:, data:, mailto:) is dropped without a trace.
+// Both results are canonical (CanonicalURL). With no fetched URL (a local
+// file), an http(s) claim is all there is and is taken.
+func SourceURL(fetched, claimed string) (source, rejected string) {
+	own, err := CanonicalURL(fetched)
+	if err != nil {
+		own = ""
+	}
+	claimed = strings.TrimSpace(claimed)
+	if claimed == "" {
+		return ownOr(own, fetched), ""
+	}
+	ref, err := url.Parse(claimed)
+	if err != nil {
+		return ownOr(own, fetched), ""
+	}
+	if own != "" {
+		base, _ := url.Parse(own)
+		ref = base.ResolveReference(ref)
+	}
+	canon, err := CanonicalURL(ref.String())
+	if err != nil {
+		return ownOr(own, fetched), ""
+	}
+	if own == "" || sameSite(own, canon) {
+		return canon, ""
+	}
+	return own, canon
+}
+
+func ownOr(own, fetched string) string {
+	if own != "" {
+		return own
+	}
+	return fetched
+}
+
+// SameSite reports whether two absolute URLs are on the same site: the same
+// host, or the same registrable domain (public suffix plus one label).
+func SameSite(a, b string) bool { return sameSite(a, b) }
+
 func sameSite(a, b string) bool {
 	ua, err1 := url.Parse(a)
 	ub, err2 := url.Parse(b)

@@ -152,3 +152,29 @@ func FuzzCanonicalURL(f *testing.F) {
 		}
 	})
 }
+
+func TestSourceURL(t *testing.T) {
+	tests := []struct {
+		name, fetched, claimed string
+		source, rejected       string
+	}{
+		{"no claim", "https://blog.example.com/p?utm_source=x", "", "https://blog.example.com/p", ""},
+		{"same host", "https://blog.example.com/p?id=2", "https://blog.example.com/posts/outage", "https://blog.example.com/posts/outage", ""},
+		{"relative", "https://blog.example.com/amp/p", "/p", "https://blog.example.com/p", ""},
+		{"same registrable domain", "https://blog.example.co.uk/p", "https://www.example.co.uk/p", "https://www.example.co.uk/p", ""},
+		{"other site", "https://blog.example.com/p", "https://victim.example.org/p", "https://blog.example.com/p", "https://victim.example.org/p"},
+		{"shared public suffix", "https://alice.github.io/p", "https://bob.github.io/p", "https://alice.github.io/p", "https://bob.github.io/p"},
+		{"other port on an IP", "http://127.0.0.1:8000/p", "http://127.0.0.2:8000/p", "http://127.0.0.1:8000/p", "http://127.0.0.2:8000/p"},
+		{"javascript dropped", "https://blog.example.com/p", "javascript:alert(1)", "https://blog.example.com/p", ""},
+		{"data dropped", "https://blog.example.com/p", "data:text/html,hi", "https://blog.example.com/p", ""},
+		{"scheme-relative other site", "https://blog.example.com/p", "//victim.example.org/p", "https://blog.example.com/p", "https://victim.example.org/p"},
+		{"local file takes an http claim", "", "https://blog.example.com/p", "https://blog.example.com/p", ""},
+		{"local file drops javascript", "", "javascript:alert(1)", "", ""},
+	}
+	for _, tt := range tests {
+		src, rej := SourceURL(tt.fetched, tt.claimed)
+		if src != tt.source || rej != tt.rejected {
+			t.Errorf("%s: SourceURL(%q, %q) = %q, %q; want %q, %q", tt.name, tt.fetched, tt.claimed, src, rej, tt.source, tt.rejected)
+		}
+	}
+}

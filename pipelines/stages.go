@@ -121,13 +121,9 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 // directly, so the command and the pipeline share one code path.
 func (s *ClassifyStage) Draft(doc *extract.Document, page PageRef) (*casebook.Case, string) {
 	c := s.Classifier.Classify(doc)
-	canonical := page.URL
-	if doc.CanonicalURL != "" {
-		canonical = doc.CanonicalURL
-	}
-	if cu, err := fetch.CanonicalURL(canonical); err == nil {
-		canonical = cu
-	}
+	// A page's word about its own URL counts only on its own site; a claim
+	// on another site is kept as a note for the reviewer, not as the source.
+	canonical, claimed := fetch.SourceURL(page.URL, doc.CanonicalURL)
 	fetched := ""
 	if !page.FetchedAt.IsZero() {
 		fetched = page.FetchedAt.UTC().Format(time.RFC3339)
@@ -135,6 +131,7 @@ func (s *ClassifyStage) Draft(doc *extract.Document, page PageRef) (*casebook.Ca
 	c.Sources = []casebook.Source{{
 		URL: canonical, Title: doc.Title, Site: doc.Site, Language: c.Language,
 		Published: doc.Published, FetchedAt: fetched, SHA256: page.SHA256,
+		ClaimedURL: claimed,
 	}}
 	return c, canonical
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/fetch"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -57,7 +58,14 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 				continue
 			}
 			if id := tx.Bucket(look.b).Get([]byte(look.key)); id != nil {
-				res.DuplicateOf = resolveAlias(tx, string(id))
+				other := resolveAlias(tx, string(id))
+				if bytes.Equal(look.b, bCaseByHash) && !sameSiteAs(tx, other, in.CanonicalURL) {
+					// The same bytes on another site may be a copy or the
+					// original: the reviewer decides (it is listed among
+					// the draft's duplicates), the pipeline does not.
+					continue
+				}
+				res.DuplicateOf = other
 				sub.State, sub.Reason, sub.DraftID = casebook.StateSkipped, "duplicate of case "+res.DuplicateOf, res.DuplicateOf
 				sub.UpdatedAt = s.stamp()
 				return putSubmission(tx, &sub)
@@ -88,7 +96,7 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 				return err
 			}
 		}
-		if in.ContentHash != "" {
+		if in.ContentHash != "" && tx.Bucket(bCaseByHash).Get([]byte(in.ContentHash)) == nil {
 			if err := tx.Bucket(bCaseByHash).Put([]byte(in.ContentHash), []byte(c.ID)); err != nil {
 				return err
 			}
@@ -309,6 +317,40 @@ func (s *Store) Approve(id, by, note string, edit func(*casebook.Case) error) (*
 	return &out, nil
 }
 
+// sameSiteAs reports whether case id has a source on the same site as
+// url; an unreadable case counts as the same site (the old, cautious skip).
+func sameSiteAs(tx *bolt.Tx, id, url string) bool {
+	var c casebook.Case
+	if url == "" || getJSON(tx.Bucket(bCases), []byte(id), &c) != nil {
+		return true
+	}
+	for _, src := range c.Sources {
+		if src.URL == "" || fetch.SameSite(src.URL, url) {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseSourceKeys deletes the canonical-URL and content-hash entries that
+// still name case id, so a page it claimed can be drafted later.
+func releaseSourceKeys(tx *bolt.Tx, sources []casebook.Source, id string) error {
+	for _, src := range sources {
+		for _, e := range []struct {
+			bucket []byte
+			key    string
+		}{{bCaseByURL, src.URL}, {bCaseByHash, src.SHA256}} {
+			bk := tx.Bucket(e.bucket)
+			if e.key != "" && string(bk.Get([]byte(e.key))) == id {
+				if err := bk.Delete([]byte(e.key)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // repoint moves the URL/hash entries of a case's sources and its submission
 // link from one case id to another. Only the keys the sources name are
 // touched, so an approval costs the same with 100 cases or 100,000.
@@ -368,6 +410,9 @@ func (s *Store) Reject(id, by, reason string) (*casebook.Case, error) {
 			return err
 		}
 		if err := delSignature(tx, cid); err != nil {
+			return err
+		}
+		if err := releaseSourceKeys(tx, c.Sources, cid); err != nil {
 			return err
 		}
 		if subID := tx.Bucket(bCaseSub).Get([]byte(cid)); subID != nil {

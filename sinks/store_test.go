@@ -77,18 +77,71 @@ func TestSubmissionLifecycle(t *testing.T) {
 	}
 }
 
-func TestDuplicateContentBecomesSkip(t *testing.T) {
+// The same content on the same site is a duplicate and skipped; on another
+// site it may be a copy or the original, so it becomes a draft of its own
+// with the other case listed among its duplicates for the reviewer.
+func TestDuplicateContent(t *testing.T) {
 	s := openTemp(t)
-	a, _, _ := s.CreateSubmission("https://a.example/x", "https://a.example/x", "manual", "")
-	b, _, _ := s.CreateSubmission("https://mirror.example/x", "https://mirror.example/x", "crawl:m", "m")
-	r1, _ := s.SaveDraft(DraftInput{SubmissionID: a.ID, CanonicalURL: "https://a.example/x", ContentHash: "same", Case: draftCase("X")})
-	r2, err := s.SaveDraft(DraftInput{SubmissionID: b.ID, CanonicalURL: "https://mirror.example/x", ContentHash: "same", Case: draftCase("X")})
-	if err != nil || r2.DuplicateOf != r1.DraftID {
-		t.Fatalf("dup = %+v %v, want duplicate of %s", r2, err, r1.DraftID)
+	save := func(u string) (DraftResult, SubmissionRecord) {
+		t.Helper()
+		rec, _, err := s.CreateSubmission(u, u, "manual", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := draftCase("X")
+		c.Sources = []casebook.Source{{URL: u, SHA256: "same"}}
+		res, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: "same", Case: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := s.GetSubmission(rec.ID)
+		return res, got
 	}
-	got, _ := s.GetSubmission(b.ID)
-	if got.State != casebook.StateSkipped || got.Reason != "duplicate of case "+r1.DraftID {
-		t.Fatalf("submission = %+v", got.Submission)
+	r1, _ := save("https://a.example/x")
+	r2, sub := save("https://www.a.example/x?page=1")
+	if r2.DuplicateOf != r1.DraftID || sub.State != casebook.StateSkipped || sub.Reason != "duplicate of case "+r1.DraftID {
+		t.Fatalf("same site: %+v %+v, want a duplicate of %s", r2, sub.Submission, r1.DraftID)
+	}
+	r3, sub := save("https://mirror.example/x")
+	if r3.DuplicateOf != "" || r3.DraftID == "" || sub.State != casebook.StateDrafted {
+		t.Fatalf("other site: %+v %+v, want a draft of its own", r3, sub.Submission)
+	}
+	dups, err := s.Duplicates(r3.DraftID)
+	if err != nil || len(dups) != 1 || dups[0].ID != r1.DraftID || dups[0].Reason != "same-content-hash" {
+		t.Fatalf("duplicates of %s = %+v %v, want %s by content hash", r3.DraftID, dups, err, r1.DraftID)
+	}
+}
+
+// A rejected draft lets go of its URL and content hash: a later submission
+// of that page is drafted, not skipped as a duplicate of the rejected one.
+func TestRejectReleasesDedupeKeys(t *testing.T) {
+	s := openTemp(t)
+	const u = "https://victim.example/p"
+	save := func(sub string) DraftResult {
+		t.Helper()
+		rec, _, err := s.CreateSubmission(sub, sub, "manual", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := draftCase("P")
+		c.Sources = []casebook.Source{{URL: u, SHA256: "h"}}
+		res, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: "h", Case: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := save("https://victim.example/p?from=spoof")
+	if _, err := s.Reject(first.DraftID, "rita", "spoofed"); err != nil {
+		t.Fatal(err)
+	}
+	again := save(u)
+	if again.DuplicateOf != "" || again.DraftID == "" || again.DraftID == first.DraftID {
+		t.Fatalf("after reject: %+v, want a new draft", again)
+	}
+	dups, _ := s.Duplicates(again.DraftID)
+	if len(dups) != 0 {
+		t.Fatalf("duplicates of the new draft = %+v, want none (the rejected one released its keys)", dups)
 	}
 }
 
@@ -266,8 +319,9 @@ func TestApprovedCaseStillCatchesDuplicates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := s.CreateSubmission("https://mirror.example/pm", "https://mirror.example/pm", "crawl:m", "m")
-	res, err := s.SaveDraft(DraftInput{SubmissionID: b.ID, CanonicalURL: "https://mirror.example/pm", ContentHash: "h-pm", Case: draftCase("A")})
+	// Same content on the same site (content on another site is flagged, see TestDuplicateContent).
+	b, _, _ := s.CreateSubmission("https://www.a.example/pm?p=1", "https://www.a.example/pm?p=1", "crawl:m", "m")
+	res, err := s.SaveDraft(DraftInput{SubmissionID: b.ID, CanonicalURL: "https://www.a.example/pm?p=1", ContentHash: "h-pm", Case: draftCase("A")})
 	if err != nil || res.DuplicateOf != pub.ID {
 		t.Fatalf("after approval: %+v %v, want duplicate of %s", res, err, pub.ID)
 	}

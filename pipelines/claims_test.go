@@ -1,0 +1,103 @@
+package pipelines_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook"
+)
+
+// claimsPost is a made-up English incident write-up; n varies the text so
+// each post has its own content hash.
+func claimsPost(n int) string {
+	return fmt.Sprintf(`# Queue outage number %d
+
+## What happened
+
+On March %d the order queue stopped accepting messages for 40 minutes and customers saw checkout errors.
+
+## Root cause
+
+The root cause was a full disk on the broker: retention was set to keep segments for thirty days after a config change.
+
+## Remediation
+
+- We freed disk space and restarted the broker.
+- We added an alert on broker disk usage.
+`, n, n)
+}
+
+// A page's own word about its URL (rel=canonical, a Markdown front-matter
+// url) counts only on its own site: a claim on another site leaves the
+// fetched URL as the source and is shown to the reviewer; two posts
+// claiming the same foreign URL are two drafts; a javascript: URL is stored
+// nowhere.
+func TestPageCannotClaimAnotherSitesURL(t *testing.T) {
+	const victim = "https://victim.example.org/postmortems/queue"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/spoof.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		body := strings.ReplaceAll(claimsPost(1), "\n\n", "</p><p>")
+		fmt.Fprintf(w, `<html lang="en"><head><title>Queue outage</title><link rel="canonical" href="%s"></head><body><article><p>%s</p></article></body></html>`, victim, body)
+	})
+	for i, name := range []string{"a", "b"} {
+		n := i + 2
+		mux.HandleFunc("/"+name+".md", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+			fmt.Fprintf(w, "---\ntitle: Queue outage %d\nurl: %s\n---\n\n%s", n, victim, claimsPost(n))
+		})
+	}
+	mux.HandleFunc("/js.md", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		fmt.Fprintf(w, "---\ntitle: Queue outage js\nurl: \"javascript:alert(document.cookie)\"\n---\n\n%s", claimsPost(9))
+	})
+	mux.HandleFunc("/same-site.md", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		fmt.Fprintf(w, "---\ntitle: Queue outage moved\nurl: /permalink/queue\n---\n\n%s", claimsPost(7))
+	})
+	site := httptest.NewServer(mux)
+	defer site.Close()
+
+	svc, c := startService(t, t.TempDir())
+	defer svc.Close()
+	ctx := context.Background()
+
+	draftOf := func(path string) casebook.Case {
+		t.Helper()
+		sub, _ := submit(t, c, site.URL+path)
+		done := waitTerminal(t, c, sub.ID)
+		if done.State != casebook.StateDrafted {
+			t.Fatalf("%s: %+v, want drafted", path, done)
+		}
+		var d casebook.Case
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts/"+done.DraftID, nil, &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Sources) != 1 {
+			t.Fatalf("%s: sources %+v", path, d.Sources)
+		}
+		return d
+	}
+
+	for _, path := range []string{"/spoof.html", "/a.md", "/b.md"} {
+		d := draftOf(path)
+		if got, want := d.Sources[0].URL, site.URL+path; got != want {
+			t.Errorf("%s: source URL %q, want the fetched %q", path, got, want)
+		}
+		if d.Sources[0].ClaimedURL != victim {
+			t.Errorf("%s: claimed_url %q, want %q shown to the reviewer", path, d.Sources[0].ClaimedURL, victim)
+		}
+	}
+	d := draftOf("/js.md")
+	if d.Sources[0].URL != site.URL+"/js.md" || d.Sources[0].ClaimedURL != "" {
+		t.Errorf("javascript: claim: source %+v", d.Sources[0])
+	}
+	d = draftOf("/same-site.md")
+	if got, want := d.Sources[0].URL, site.URL+"/permalink/queue"; got != want || d.Sources[0].ClaimedURL != "" {
+		t.Errorf("same-site claim: source %+v, want URL %q", d.Sources[0], want)
+	}
+}
