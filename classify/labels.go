@@ -28,11 +28,16 @@ var rootCauseCues = map[string]cueSet{
 		"too few", "not enough", "insufficient", "backlog", "peak traffic", "traffic peak",
 		"high load", "load spike", "ip addresses",
 		"worker", "connections", "fragmentation", "memory pressure", "memory usage", "memory utilization", "too large",
-		"нагрузк", "исчерпа", "не хватает", "не хватило", "лимит", "переполн", "соединени", "подключени", "воркер",
+		"bottleneck", "throughput limit", "iops", "exceeded the limit",
+		"нагрузк", "исчерпа", "не хватает", "не хватило", "лимит", "переполн", "воркер",
+		// connections as a resource, not a connection attempt ("не может подключиться")
+		"пул соединений", "пула соединений", "число соединений", "количество соединений", "числа соединений",
+		"количество подключений", "число подключений", "много соединений", "много подключений",
 		"место на диске", "закончилось место", "кончилось место", "нет места", "свободного места",
-		"слишком мало", "недостаточн", "пиков",
-		"容量", "耗尽", "不足", "打满", "过载", "连接数", "资源", "满了", "并发", "磁盘空间", "磁盘满", "写满",
-		"太少", "不够", "排队", "积压", "高峰"),
+		"слишком мало", "недостаточно памяти", "недостаточно места", "недостаточно ресурсов", "пиков",
+		"узкое место", "пропускной способност",
+		"容量", "耗尽", "不足", "打满", "过载", "连接数", "满了", "并发", "磁盘空间", "磁盘满", "写满",
+		"太少", "不够", "排队", "积压", "高峰", "瓶颈", "上限", "吞吐"),
 	"dependency": cues("third-party", "third party", "upstream", "provider outage", "github support",
 		"supplier", "external service", "cloud provider outage",
 		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商"),
@@ -48,12 +53,22 @@ var rootCauseCues = map[string]cueSet{
 		"升级过程", "发布过程", "部署过程",
 		"выкатк", "деплой", "миграц", "发布", "上线", "部署"),
 	"human-error": cues("human error", "manual", "accidentally", "by mistake", "wrong command", "operator",
-		"вручную", "случайно", "по ошибке", "человеческ", "误操作", "手动", "人为"),
+		"mistakenly deleted", "deleted by mistake",
+		"вручную", "случайно", "по ошибке", "человеческ", "ошибочно удал",
+		"误操作", "手动", "人为", "误删", "误执行", "手误"),
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
-		"уязвим", "атак", "взлом", "漏洞", "攻击", "入侵", "安全"),
+		"malware", "ransomware", "phishing", "hacker", "breach", "backdoor", "trojan", "infosec",
+		"уязвим", "атак", "взлом", "хакер", "злоумышлен", "вредонос", "шифровальщик", "вирус", "фишинг", "троян",
+		"漏洞", "攻击", "入侵", "安全", "黑客", "病毒", "木马", "勒索", "钓鱼"),
 	"expiry": cues("certificate", "cert expir", "expired cert", "license expir", "licence expir", "expiry",
 		"leap second", "clock skew", "ntp", "tls", "ssl",
-		"истек", "истёк", "сертификат", "过期", "证书", "到期", "时钟"),
+		// tokens, domains and licences run out; clocks drift
+		"token expired", "expired token", "token has expired", "domain expir", "expired domain", "renewal",
+		"clock drift", "time drift", "time skew", "system time", "system clock", "chrony", "timezone",
+		"истек", "истёк", "сертификат", "срок действия", "просроч", "продлени", "системное время", "системного времени",
+		"рассинхрон", "синхронизац времени", "часовой пояс",
+		"过期", "证书", "到期", "时钟", "有效期", "续期", "续费", "系统时间", "时间问题", "时间偏差", "时间偏移", "时间不同步",
+		"时间回拨", "时间跳变", "时区"),
 }
 
 var triggerCues = map[string]cueSet{
@@ -159,6 +174,10 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		primary, rest, scale = title, a.low, 0.5
 	}
 	texts := []weightedText{{primary, 1.5}, {rest, 0}}
+	if len(a.doc.Tags) > 0 {
+		// the author's own tags and categories say what kind of failure it was
+		texts = append(texts, weightedText{strings.ToLower(strings.Join(a.doc.Tags[:min(len(a.doc.Tags), 20)], "\n")), 1})
+	}
 	if rc != "" {
 		// the sentences that state the cause outright weigh most
 		for _, u := range byField[fRootCause] {
