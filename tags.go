@@ -104,7 +104,64 @@ var TagAliases = map[string][]string{
 	"pagerduty":  {},
 	"git":        {"=Git", "гит"},
 	"cli":        {"=CLI", "command line", "командная строка", "命令行"},
+	// general technical vocabulary: names a post may use that are not
+	// specific to any one incident (kept alphabetical within each group)
+	// orchestration, virtualisation, the node
+	"calico": {}, "cilium": {}, "consul": {}, "cri-o": {"crio"}, "docker-compose": {"docker compose"},
+	"firecracker": {}, "flannel": {}, "kube-proxy": {}, "kubectl": {}, "kubelet": {}, "kvm": {}, "linkerd": {},
+	"nomad": {}, "openstack": {}, "podman": {}, "proxmox": {}, "qemu": {}, "rancher": {"ранчер"}, "runc": {},
+	"vmware": {"vsphere", "esxi"}, "xen": {},
+	// networking and protocols
+	"bgp": {}, "dhcp": {}, "dns": {"=DNS"}, "http2": {"http/2", "=HTTP/2"}, "http3": {"http/3", "quic"},
+	"iptables": {}, "ipvs": {}, "conntrack": {}, "nftables": {}, "ospf": {}, "tcp": {"=TCP"}, "udp": {"=UDP"},
+	"vpn": {"=VPN", "впн"}, "wireguard": {}, "openvpn": {}, "ipsec": {}, "websocket": {"websockets"},
+	"vxlan": {}, "anycast": {}, "ntp": {"=NTP", "chrony", "chronyd"},
+	// data and messaging
+	"activemq": {}, "airflow": {}, "aurora": {"amazon aurora"}, "bigquery": {}, "ceph": {}, "celery": {},
+	"cockroachdb": {"cockroach"}, "dynamodb": {"dynamo db"}, "flink": {}, "hadoop": {"хадуп"}, "hbase": {},
+	"hdfs": {}, "hive": {"=Hive"}, "influxdb": {}, "kibana": {}, "logstash": {}, "fluentd": {}, "fluent-bit": {"fluentbit"},
+	"minio": {}, "nats": {"=NATS"}, "oracle": {"=Oracle"}, "patroni": {}, "pgbouncer": {}, "presto": {}, "trino": {},
+	"proxysql": {}, "pulsar": {"=Pulsar"}, "sidekiq": {}, "spark": {"=Spark", "apache spark"}, "sqlite": {"sqlite3"},
+	"sql-server": {"sql server", "mssql"}, "tidb": {}, "tikv": {}, "timescaledb": {}, "vitess": {}, "zookeeper": {"zk"},
+	"loki": {"=Loki"}, "thanos": {}, "jaeger": {}, "opentelemetry": {"otel"}, "victoriametrics": {},
+	// languages, runtimes, frameworks, servers
+	"javascript": {"=JavaScript", "джаваскрипт"}, "csharp": {"c#", "=C#"}, "dotnet": {".net", "=.NET"}, "scala": {},
+	"erlang": {}, "elixir": {}, "lua": {"=Lua"}, "perl": {"=Perl"}, "bash": {"=Bash"}, "powershell": {},
+	"django": {}, "flask": {"=Flask"}, "fastapi": {}, "rails": {"ruby on rails", "=Rails"}, "spring": {"=Spring", "spring boot"},
+	"laravel": {}, "react": {"=React"}, "nextjs": {"next.js"}, "streamlit": {}, "gunicorn": {}, "uwsgi": {},
+	"tomcat": {}, "jetty": {}, "caddy": {}, "iis": {"=IIS"}, "varnish": {}, "squid": {"=Squid"}, "openssl": {},
+	"glibc": {}, "openjdk": {"jdk"}, "ebpf": {"bpf"}, "tcpdump": {}, "wireshark": {}, "gdb": {}, "perf": {"=perf"},
+	"selinux": {}, "ext4": {}, "xfs": {"=XFS"}, "zfs": {}, "btrfs": {}, "lvm": {"=LVM"}, "cron": {"crontab", "cronjob"},
+	// auth and directories
+	"active-directory": {"active directory", "=AD"}, "jwt": {"=JWT", "json web token"}, "kerberos": {"керберос"},
+	"keycloak": {}, "ldap": {}, "oauth": {"oauth2"}, "okta": {}, "saml": {}, "group-policy": {"=GPO", "group policy"},
+	"letsencrypt": {"let's encrypt", "lets encrypt"},
+	// operating systems and desktop software
+	"windows": {"=Windows", "виндовс"}, "windows-server": {"windows server"}, "macos": {"mac os", "=OS X"},
+	"freebsd": {}, "alpine": {"alpine linux"}, "fedora": {}, "amazon-linux": {"amazon linux", "al2"},
+	"icloud": {"icloud drive"}, "dropbox": {}, "onedrive": {}, "google-drive": {"google drive"},
+	"firefox": {"фаерфокс"}, "chrome": {"=Chrome", "chromium"}, "safari": {"=Safari"},
+	"telegram": {"телеграм", "телеграмм"}, "slack": {"=Slack"}, "jira": {}, "confluence": {"=Confluence"},
+	"sap": {"=SAP"}, "1c": {"1с", "=1C"}, "wordpress": {}, "hexo": {}, "hugo": {"=Hugo"}, "jekyll": {},
+
+	// delivery
+	"github-actions": {"github actions", "gh actions"}, "gitlab-ci": {"gitlab ci"}, "circleci": {}, "buildkite": {},
+	"argo-workflows": {"argo workflows", "argo workflow"}, "flux": {"fluxcd"}, "spinnaker": {}, "tekton": {},
+	"bazel": {}, "maven": {}, "gradle": {}, "npm": {"=npm"}, "yarn": {"=Yarn"}, "pip": {"=pip"}, "cargo": {"=Cargo"},
+	"git-lfs": {"git lfs"}, "terraform-cloud": {"terraform cloud"}, "pulumi": {}, "packer": {"=Packer"},
+	"chef": {"=Chef"}, "puppet": {"=Puppet"}, "saltstack": {"salt stack"}, "cloudformation": {},
+	"pypi": {}, "docker-hub": {"docker hub", "dockerhub"},
+	// clouds and their services
+	"lambda": {"aws lambda"}, "fargate": {}, "ecs": {"amazon ecs"}, "route53": {"route 53"}, "cloudfront": {},
+	"elb": {"=ELB", "=ALB", "=NLB", "application load balancer"}, "iam": {"=IAM"}, "sqs": {"=SQS"}, "sns": {"=SNS"},
+	"kinesis": {}, "vpc": {"=VPC"}, "gcs": {"google cloud storage"}, "pubsub": {"pub/sub"}, "cloud-run": {"cloud run"},
+	"aliyun": {"alibaba cloud", "阿里云"}, "tencent-cloud": {"腾讯云"}, "huawei-cloud": {"华为云"},
+	"yandex-cloud": {"yandex cloud", "яндекс облако", "яндекс.облако"}, "hetzner": {}, "digitalocean": {},
+	"ovh": {"=OVH"}, "fastly": {}, "akamai": {}, "vercel": {}, "netlify": {}, "heroku": {},
+	"sentry": {"=Sentry"}, "new-relic": {"new relic", "newrelic"}, "splunk": {}, "nagios": {}, "zabbix": {"заббикс"},
+	"alertmanager": {}, "opsgenie": {},
 	// domains
+	"ethereum": {"эфириум"}, "bitcoin": {"биткоин", "比特币"},
 	"blockchain": {"блокчейн", "区块链"},
 	"chia":       {},
 	"timelord":   {"timelords"},

@@ -53,3 +53,21 @@ func TestTagAliasesUnambiguous(t *testing.T) {
 		t.Errorf("TagSlugs not sorted or incomplete")
 	}
 }
+
+// Every slug is what vocabulary.md allows (English, lower case, digits and
+// hyphens), and the general vocabulary's aliases in every script resolve.
+func TestTagSlugsAndGeneralVocabulary(t *testing.T) {
+	for _, slug := range TagSlugs() {
+		for _, r := range slug {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+				t.Errorf("slug %q has %q", slug, r)
+			}
+		}
+	}
+	for in, want := range map[string]string{"Телеграм": "telegram", "阿里云": "aliyun", "GitHub Actions": "github-actions",
+		"Active Directory": "active-directory", "HTTP/2": "http2", "git lfs": "git-lfs", "ZooKeeper": "zookeeper"} {
+		if got, ok := NormalizeTag(in); !ok || got != want {
+			t.Errorf("NormalizeTag(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

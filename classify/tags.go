@@ -144,7 +144,7 @@ func isASCIIWord(c byte) bool {
 
 // broadTags are mentioned in passing by most posts; they count only when
 // the title, the cause or the front matter names them, or they recur a lot.
-var broadTags = []string{"linux", "http", "cli"}
+var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "iam", "perf", "jira", "confluence", "cron", "chrome"}
 
 const broadMinCount = 6
 
@@ -195,6 +195,7 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 
 func (a *analysis) fillTags(cs *casebook.Case) {
 	scores := a.tagScores(cs.RootCause.Description)
+	a.addTechNames(scores, cs)
 	tags := sortedKeys(scores)
 	if len(tags) > maxTags {
 		tags = tags[:maxTags]
@@ -227,4 +228,28 @@ func (a *analysis) firstMentions(labels []string, count func(u *unit) map[string
 		}
 	}
 	return out
+}
+
+// addTechNames adds the technology names the table does not know, when the
+// title or the cause names them and the body names them again.
+func (a *analysis) addTechNames(scores map[string]float64, cs *casebook.Case) {
+	counts := a.techNameCounts()
+	if len(counts) == 0 {
+		return
+	}
+	named := map[string]bool{}
+	for _, text := range []string{a.doc.Title, cs.RootCause.Description} {
+		for _, w := range techWordRe.FindAllString(text, -1) {
+			if w = strings.TrimRight(w, ".-_"); techCandidate(w) {
+				named[techSlug(w)] = true
+			}
+		}
+	}
+	org := strings.ToLower(strings.ReplaceAll(cs.Organization, " ", "-"))
+	for slug, n := range counts {
+		if slug == org || scores[slug] > 0 || !named[slug] || n < techMinCount {
+			continue
+		}
+		scores[slug] = techWeight * (float64(n) + causeWeight)
+	}
 }
