@@ -25,19 +25,27 @@ type IncidentBrief struct {
 	Components   []string `json:"components"`
 	Tags         []string `json:"tags"`
 	Summary      string   `json:"summary"`
-	URL          string   `json:"url"`
+	// URL is the case's page, JSONURL its API answer, both absolute (from
+	// Config.PublicURL); Resource the MCP resource URI.
+	URL      string `json:"url"`
+	JSONURL  string `json:"json_url"`
+	Resource string `json:"resource"`
 }
 
-func briefOf(c *casebook.Case) IncidentBrief {
+// caseResourcePrefix is the URI of a case as an MCP resource, before its id.
+const caseResourcePrefix = "casebook://cases/"
+
+func (s *Server) briefOf(c *casebook.Case) IncidentBrief {
 	c.Normalize()
 	return IncidentBrief{ID: c.ID, Title: c.Title, Organization: c.Organization, Year: c.Year(), Language: c.Language,
-		Category: c.RootCause.Category, Components: c.Components, Tags: c.Tags, Summary: c.Summary, URL: "/cases/" + c.ID}
+		Category: c.RootCause.Category, Components: c.Components, Tags: c.Tags, Summary: c.Summary,
+		URL: s.abs("/cases/" + c.ID), JSONURL: s.abs("/api/v1/cases/" + c.ID), Resource: caseResourcePrefix + c.ID}
 }
 
-func briefs(cs []casebook.Case) []IncidentBrief {
+func (s *Server) briefs(cs []casebook.Case) []IncidentBrief {
 	out := make([]IncidentBrief, 0, len(cs))
 	for i := range cs {
-		out = append(out, briefOf(&cs[i]))
+		out = append(out, s.briefOf(&cs[i]))
 	}
 	return out
 }
@@ -46,7 +54,7 @@ func briefText(head string, bs []IncidentBrief) string {
 	var b strings.Builder
 	b.WriteString(head + "\n")
 	for _, x := range bs {
-		fmt.Fprintf(&b, "- %s: %s (%s, %d) [%s] %s\n", x.ID, x.Title, orUnknown(x.Organization), x.Year, x.Category, strings.Join(x.Components, ", "))
+		fmt.Fprintf(&b, "- %s: %s (%s, %d) [%s] %s %s\n", x.ID, x.Title, orUnknown(x.Organization), x.Year, x.Category, strings.Join(x.Components, ", "), x.URL)
 	}
 	return b.String()
 }
@@ -76,6 +84,8 @@ type getIn struct {
 
 type getOut struct {
 	ID       string        `json:"id"`
+	URL      string        `json:"url"`
+	JSONURL  string        `json:"json_url"`
 	Incident casebook.Case `json:"incident"`
 }
 
@@ -118,44 +128,49 @@ func toolText(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-// toolError reports a tool failure inside the result, so the model sees it.
-func toolError(format string, args ...any) *mcp.CallToolResult {
-	r := toolText(fmt.Sprintf(format, args...))
-	r.IsError = true
-	return r
+// toolError reports a tool failure: returned as the handler's error, the
+// SDK makes it a result with IsError and the message as text, and no
+// structured content (an empty output object would not match the schema).
+func toolError(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// readOnly annotates the tools: they read the published cases and nothing
+// else (closed world, no side effects).
+func readOnly(title string) *mcp.ToolAnnotations {
+	closed := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
 // MCPServer builds the MCP server over the store: the incident-library tools.
 func (s *Server) MCPServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "casebook", Version: Version}, nil)
 	st := s.cfg.Store
-	mcp.AddTool(srv, &mcp.Tool{Name: "search_incidents", Description: "Full-text search over published incident cases (title, summary, symptoms, root cause, remediation) in English, Russian and Chinese."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "search_incidents", Title: "Search incidents", Annotations: readOnly("Search incidents"), Description: "Full-text search over published incident cases (title, summary, symptoms, root cause, remediation) in English, Russian and Chinese."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
 			if strings.TrimSpace(in.Query) == "" {
-				return toolError("query is required"), searchOut{}, nil
+				return nil, searchOut{}, toolError("query is required")
 			}
 			res, err := st.Search(in.Query, "", clampLimit(in.Limit, 10, 50))
 			if err != nil {
 				return nil, searchOut{}, err
 			}
-			out := searchOut{Query: in.Query, Total: res.Total, Incidents: briefs(res.Items)}
+			out := searchOut{Query: in.Query, Total: res.Total, Incidents: s.briefs(res.Items)}
 			return toolText(briefText(fmt.Sprintf("%d cases match %q:", res.Total, in.Query), out.Incidents)), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "get_incident", Description: "One published incident case by id, with its related cases."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "get_incident", Title: "Get an incident", Annotations: readOnly("Get an incident"), Description: "One published incident case by id, with its related cases."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, getOut, error) {
 			c, _, err := st.GetPublished(strings.TrimSpace(in.ID), relatedCount)
 			if err != nil {
-				return toolError("no published case %q", in.ID), getOut{}, nil
+				return nil, getOut{}, toolError("no published case %q", in.ID)
 			}
 			c.Normalize()
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s: %s\nOrganization: %s. Year: %d. Root cause: %s.\n\n%s\n\nRoot cause: %s\n", c.ID, c.Title, orUnknown(c.Organization), c.Year(), c.RootCause.Category, c.Summary, c.RootCause.Description)
+			fmt.Fprintf(&b, "%s: %s\n%s\nOrganization: %s. Year: %d. Root cause: %s.\n\n%s\n\nRoot cause: %s\n", c.ID, c.Title, s.abs("/cases/"+c.ID), orUnknown(c.Organization), c.Year(), c.RootCause.Category, c.Summary, c.RootCause.Description)
 			for _, r := range c.Related {
-				fmt.Fprintf(&b, "Related: %s %s (%s)\n", r.ID, r.Title, r.Relation)
+				fmt.Fprintf(&b, "Related: %s %s (%s) %s\n", r.ID, r.Title, r.Relation, s.abs("/cases/"+r.ID))
 			}
-			return toolText(b.String()), getOut{ID: c.ID, Incident: *c}, nil
+			return toolText(b.String()), getOut{ID: c.ID, URL: s.abs("/cases/" + c.ID), JSONURL: s.abs("/api/v1/cases/" + c.ID), Incident: *c}, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "list_incidents", Description: "Published incident cases, newest first, filtered by tag, root-cause category, organization, language and year; paged by cursor."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "list_incidents", Title: "List incidents", Annotations: readOnly("List incidents"), Description: "Published incident cases, newest first, filtered by tag, root-cause category, organization, language and year; paged by cursor."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in listIn) (*mcp.CallToolResult, listOut, error) {
 			f := sinks.Filter{Category: in.Category, Organization: in.Organization, Language: in.Language, Year: in.Year, Tag: in.Tag}
 			if in.Tag != "" {
@@ -164,28 +179,28 @@ func (s *Server) MCPServer() *mcp.Server {
 				}
 			}
 			if in.Category != "" && !casebook.ValidRootCause(in.Category) {
-				return toolError("category %q is not in the vocabulary", in.Category), listOut{}, nil
+				return nil, listOut{}, toolError("category %q is not in the vocabulary", in.Category)
 			}
 			items, next, err := st.ListCases(f, in.Cursor, clampLimit(in.Limit, 20, 100))
 			if err != nil {
-				return toolError("%v", err), listOut{}, nil
+				return nil, listOut{}, toolError("list: %v", err)
 			}
-			out := listOut{Incidents: briefs(items), NextCursor: next}
+			out := listOut{Incidents: s.briefs(items), NextCursor: next}
 			return toolText(briefText(fmt.Sprintf("%d cases (next cursor %q):", len(items), next), out.Incidents)), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "get_topic", Description: "A technology tag: its aliases, how many cases carry it and the newest of them."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "get_topic", Title: "Get a topic", Annotations: readOnly("Get a topic"), Description: "A technology tag: its aliases, how many cases carry it and the newest of them."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in topicIn) (*mcp.CallToolResult, topicOut, error) {
 			t, found, err := s.topicOf(in.Tag, "", 20)
 			if err != nil {
 				return nil, topicOut{}, err
 			}
 			if !found {
-				return toolError("unknown topic %q", in.Tag), topicOut{}, nil
+				return nil, topicOut{}, toolError("unknown topic %q", in.Tag)
 			}
-			out := topicOut{Tag: t.Tag, Aliases: t.Aliases, Count: t.Count, Incidents: briefs(t.Items)}
+			out := topicOut{Tag: t.Tag, Aliases: t.Aliases, Count: t.Count, Incidents: s.briefs(t.Items)}
 			return toolText(briefText(fmt.Sprintf("Topic %s (aliases: %s): %d cases.", t.Tag, strings.Join(t.Aliases, ", "), t.Count), out.Incidents)), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "vocab", Description: "The controlled vocabulary: root-cause categories, triggers, detection methods, components and tags, with counts."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "vocab", Title: "Vocabulary", Annotations: readOnly("Vocabulary"), Description: "The controlled vocabulary: root-cause categories, triggers, detection methods, components and tags, with counts."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in vocabIn) (*mcp.CallToolResult, vocabAnswer, error) {
 			v := s.vocabulary()
 			var b strings.Builder
@@ -202,7 +217,24 @@ func (s *Server) MCPServer() *mcp.Server {
 			fmt.Fprintf(&b, "tags: %d slugs\n", len(v.Tags))
 			return toolText(b.String()), v, nil
 		})
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: caseResourcePrefix + "{id}", Name: "case", Title: "Incident case",
+		Description: "A published incident case as JSON (the same as GET /api/v1/cases/{id}), e.g. casebook://cases/CB-0001.",
+		MIMEType: "application/json"}, s.readCaseResource)
 	return srv
+}
+
+// readCaseResource answers resources/read for casebook://cases/{id}.
+func (s *Server) readCaseResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, ok := strings.CutPrefix(uri, caseResourcePrefix)
+	if !ok || id == "" || strings.Contains(id, "/") {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	raw, resolved, err := s.cfg.Store.GetPublishedJSON(id, relatedCount)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: caseResourcePrefix + resolved, MIMEType: "application/json", Text: string(raw)}}}, nil
 }
 
 func (s *Server) mcpHandler() http.Handler {

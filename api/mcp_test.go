@@ -118,3 +118,85 @@ func TestMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPConventions: titles and read-only annotations on every tool,
+// absolute URLs (from PublicURL) in results, each case as a resource, and
+// errors as tool errors without structured content.
+func TestMCPConventions(t *testing.T) {
+	f := newFixture(t, Config{PublicURL: testPublicURL})
+	f.seedCases()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "casebook-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: f.srv.URL + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		a := tl.Annotations
+		if tl.Title == "" || a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: title %q annotations %+v", tl.Name, tl.Title, a)
+		}
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"search_incidents", map[string]any{"query": "kafka"}},
+		{"get_incident", map[string]any{"id": "CB-0001"}},
+		{"list_incidents", map[string]any{}},
+		{"get_topic", map[string]any{"tag": "kubernetes"}},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tc.tool, err, res)
+		}
+		structured, _ := json.Marshal(res.StructuredContent)
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !strings.Contains(string(structured), `"url":"`+testPublicURL+`/cases/CB-000`) || !strings.Contains(text, testPublicURL+"/cases/CB-000") {
+			t.Errorf("%s: no absolute URL in %s / %q", tc.tool, structured, text)
+		}
+		if strings.Contains(string(structured), `"url":"/cases/`) {
+			t.Errorf("%s: relative URL in %s", tc.tool, structured)
+		}
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		msg  string
+	}{
+		{"get_incident", map[string]any{"id": "CB-9999"}, "CB-9999"},
+		{"search_incidents", map[string]any{"query": " "}, "query is required"},
+		{"list_incidents", map[string]any{"category": "gremlins"}, "gremlins"},
+		{"get_topic", map[string]any{"tag": "zzz-none"}, "zzz-none"},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil || !res.IsError || res.StructuredContent != nil || len(res.Content) != 1 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, tc.msg) {
+			t.Errorf("%s %v: %v %+v, want IsError, the message, no structured content", tc.tool, tc.args, err, res)
+		}
+	}
+
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != "casebook://cases/{id}" {
+		t.Fatalf("resource templates: %v %+v", err, templates)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "casebook://cases/CB-0002"})
+	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != "application/json" {
+		t.Fatalf("read resource: %v %+v", err, rr)
+	}
+	var c struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &c); err != nil || c.ID != "CB-0002" || c.Title == "" {
+		t.Errorf("resource content: %v %+v", err, c)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "casebook://cases/CB-9999"}); err == nil {
+		t.Error("an unknown case read as a resource")
+	}
+}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/sinks"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Submitter queues a URL; pipelines.Submitter implements it.
@@ -34,17 +35,14 @@ type Submitter interface {
 	Submit(ctx context.Context, rawURL, origin, source string) (sinks.SubmissionRecord, bool, error)
 }
 
-// MetricsWriter writes Prometheus text; pipelines.Metrics implements it.
-type MetricsWriter interface {
-	WriteTo(w io.Writer) (int64, error)
-}
-
 // Config wires a Server.
 type Config struct {
 	Store     *sinks.Store
 	Submitter Submitter
-	Metrics   MetricsWriter
-	Log       *slog.Logger
+	// Metrics gathers the pipeline's metrics (pipelines.Metrics); the
+	// server adds its own (HTTP, store) beside them on /metrics.
+	Metrics prometheus.Gatherer
+	Log     *slog.Logger
 	// Ready reports whether the pipeline is connected, for /healthz.
 	Ready func() error
 	// Crawler serves /api/v1/sources; nil when no sources are crawled.
@@ -76,8 +74,9 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *ipLimiter
 	// authFails is each client's allowance of failed token checks.
-	authFails *ipLimiter
-	pages     *pages
+	authFails   *ipLimiter
+	pages       *pages
+	httpMetrics *httpMetrics
 }
 
 // New builds the server and its routes.
@@ -107,6 +106,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), limiter: newIPLimiter(cfg.SubmitRate, cfg.SubmitBurst),
 		authFails: newIPLimiter(float64(cfg.AuthFailures)/cfg.AuthFailWindow.Seconds(), cfg.AuthFailures)}
 	s.pages = mustPages()
+	s.httpMetrics = newHTTPMetrics(cfg.Store)
 	s.routes()
 	return s
 }
@@ -121,7 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if mayCarryToken(r) {
 		h.Set("Cache-Control", "no-store")
 	}
-	s.mux.ServeHTTP(w, r)
+	s.serveMeasured(w, r)
 }
 
 func mayCarryToken(r *http.Request) bool {
@@ -375,23 +375,6 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
-func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r) {
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-	if s.cfg.Metrics != nil {
-		_, _ = s.cfg.Metrics.WriteTo(w)
-	}
-	fmt.Fprintf(w, "# HELP casebook_store_bytes Size of the bbolt file.\n# TYPE casebook_store_bytes gauge\ncasebook_store_bytes %d\n", s.cfg.Store.Size())
-	if counts, err := s.cfg.Store.CountCases(); err == nil {
-		fmt.Fprintf(w, "# HELP casebook_cases Cases by status.\n# TYPE casebook_cases gauge\n")
-		for _, st := range []string{casebook.StatusDraft, casebook.StatusPublished, casebook.StatusRejected, casebook.StatusMerged} {
-			fmt.Fprintf(w, "casebook_cases{status=%q} %d\n", st, counts[st])
-		}
-	}
 }
 
 type submitRequest struct {

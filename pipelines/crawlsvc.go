@@ -32,7 +32,7 @@ func (s *Service) startCrawl(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sched, err := NewScheduler(SchedulerConfig{Sources: s.cfg.Sources, Store: s.Store,
+	sched, err := NewScheduler(SchedulerConfig{Metrics: s.Metrics, Sources: s.cfg.Sources, Store: s.Store,
 		Submitter: s.Submitter, Fetch: pf, Log: s.cfg.Log})
 	if err != nil {
 		return err

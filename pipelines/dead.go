@@ -131,3 +131,20 @@ func (b *Bus) DeadCount(ctx context.Context) (uint64, error) {
 	}
 	return info.State.Msgs, nil
 }
+
+// OldestAge is the age of the oldest message waiting on subject in the
+// work queue (acknowledged messages are gone from it); 0 when none waits.
+func (b *Bus) OldestAge(ctx context.Context, subject string) (time.Duration, error) {
+	st, err := b.JS.Stream(ctx, StreamWork)
+	if err != nil {
+		return 0, err
+	}
+	msg, err := st.GetMsg(ctx, 1, jetstream.WithGetMsgSubject(subject))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return max(time.Since(msg.Time), 0), nil
+}

@@ -1,55 +1,101 @@
 package pipelines
 
 import (
-	"fmt"
-	"io"
-	"sort"
+	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	dto "github.com/prometheus/client_model/go"
 )
 
-// Metrics counts stage outcomes and latencies for /metrics. A nil *Metrics
-// records nothing, so stages need no special case when metrics are off.
+// Metrics counts stage outcomes, fetches and crawls for /metrics, on its
+// own Prometheus registry (no global state). A nil *Metrics records
+// nothing, so stages need no special case when metrics are off.
+//
+// No label value comes from user input: stages, outcomes and configured
+// crawl sources are fixed sets, and a fetch's host is named only when it is
+// a crawl source's host ("other" for every submitted URL's host), so an
+// anonymous submitter cannot grow the series without bound.
 type Metrics struct {
-	mu       sync.Mutex
-	outcomes map[[2]string]uint64 // stage, outcome
-	latSum   map[string]float64
-	latCount map[string]uint64
-	buckets  map[string][]uint64
-	fetches  map[[2]string]uint64 // host, outcome
-	// Gauges, when set, writes gauges read at scrape time (consumer lag,
-	// dead letters), outside the lock since it may ask NATS.
-	Gauges func(w io.Writer)
+	Registry *prometheus.Registry
+
+	stageMsgs  *prometheus.CounterVec
+	stageSecs  *prometheus.HistogramVec
+	fetches    *prometheus.CounterVec
+	fetchSecs  *prometheus.HistogramVec
+	crawlRuns  *prometheus.CounterVec
+	crawlItems *prometheus.CounterVec
+
+	mu    sync.RWMutex
+	hosts map[string]bool
 }
 
 var latencyBounds = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 
-// NewMetrics returns an empty registry.
+// OtherHost is the fetch host label of every host that is not a crawl
+// source's.
+const OtherHost = "other"
+
+// NewMetrics returns a registry with the pipeline's metrics and the Go
+// runtime and process collectors.
 func NewMetrics() *Metrics {
-	return &Metrics{outcomes: map[[2]string]uint64{}, latSum: map[string]float64{},
-		latCount: map[string]uint64{}, buckets: map[string][]uint64{}, fetches: map[[2]string]uint64{}}
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		stageMsgs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "casebook_stage_messages_total",
+			Help: "Messages handled per stage and outcome."}, []string{"stage", "outcome"}),
+		stageSecs: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "casebook_stage_seconds",
+			Help: "Stage handling latency.", Buckets: latencyBounds}, []string{"stage"}),
+		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "casebook_fetch_total",
+			Help: "Fetch outcomes per host (crawl sources' hosts; \"other\" for the rest)."}, []string{"host", "outcome"}),
+		fetchSecs: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "casebook_fetch_seconds",
+			Help:    "Time of the HTTP fetch itself, without the wait for the host's politeness slot, per host (as casebook_fetch_total).",
+			Buckets: latencyBounds}, []string{"host"}),
+		crawlRuns: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "casebook_crawl_runs_total",
+			Help: "Crawl runs per source and outcome (ok, not_modified, unchanged, failed, interrupted)."}, []string{"source", "outcome"}),
+		crawlItems: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "casebook_crawl_items_total",
+			Help: "Items crawl runs found in a source's listing, and how many of them were new (submitted or deferred)."}, []string{"source", "kind"}),
+		hosts: map[string]bool{},
+	}
+	m.Registry.MustRegister(m.stageMsgs, m.stageSecs, m.fetches, m.fetchSecs, m.crawlRuns, m.crawlItems,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// KnownHosts sets the hosts a fetch is labelled by: the crawl sources'.
+func (m *Metrics) KnownHosts(sources []Source) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range sources {
+		for _, raw := range []string{s.URL, s.Link} {
+			if u, err := url.Parse(raw); err == nil && u.Hostname() != "" {
+				m.hosts[strings.ToLower(u.Hostname())] = true
+			}
+		}
+	}
+}
+
+func (m *Metrics) hostLabel(host string) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if h := strings.ToLower(host); m.hosts[h] {
+		return h
+	}
+	return OtherHost
 }
 
 func (m *Metrics) observe(stage, outcome string, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.outcomes[[2]string{stage, outcome}]++
-	s := d.Seconds()
-	m.latSum[stage] += s
-	m.latCount[stage]++
-	b := m.buckets[stage]
-	if b == nil {
-		b = make([]uint64, len(latencyBounds))
-		m.buckets[stage] = b
-	}
-	for i, bound := range latencyBounds {
-		if s <= bound {
-			b[i]++
-		}
-	}
+	m.stageMsgs.WithLabelValues(stage, outcome).Inc()
+	m.stageSecs.WithLabelValues(stage).Observe(d.Seconds())
 }
 
 // ObserveFetch counts a fetch outcome for a host.
@@ -57,60 +103,52 @@ func (m *Metrics) ObserveFetch(host, outcome string) {
 	if m == nil {
 		return
 	}
-	m.mu.Lock()
-	m.fetches[[2]string{host, outcome}]++
-	m.mu.Unlock()
+	m.fetches.WithLabelValues(m.hostLabel(host), outcome).Inc()
 }
 
-// WriteTo writes the Prometheus text format.
-func (m *Metrics) WriteTo(w io.Writer) (int64, error) {
+// ObserveFetchTime records how long the HTTP fetch itself took.
+func (m *Metrics) ObserveFetchTime(host string, d time.Duration) {
 	if m == nil {
-		return 0, nil
+		return
 	}
-	if m.Gauges != nil {
-		m.Gauges(w)
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var n int64
-	p := func(format string, a ...any) {
-		k, _ := fmt.Fprintf(w, format, a...)
-		n += int64(k)
-	}
-	p("# HELP casebook_stage_messages_total Messages handled per stage and outcome.\n# TYPE casebook_stage_messages_total counter\n")
-	for _, k := range sortedKeys(m.outcomes) {
-		p("casebook_stage_messages_total{stage=%q,outcome=%q} %d\n", k[0], k[1], m.outcomes[k])
-	}
-	p("# HELP casebook_stage_seconds Stage handling latency.\n# TYPE casebook_stage_seconds histogram\n")
-	stages := make([]string, 0, len(m.latCount))
-	for s := range m.latCount {
-		stages = append(stages, s)
-	}
-	sort.Strings(stages)
-	for _, s := range stages {
-		for i, bound := range latencyBounds {
-			p("casebook_stage_seconds_bucket{stage=%q,le=\"%g\"} %d\n", s, bound, m.buckets[s][i])
-		}
-		p("casebook_stage_seconds_bucket{stage=%q,le=\"+Inf\"} %d\n", s, m.latCount[s])
-		p("casebook_stage_seconds_sum{stage=%q} %g\ncasebook_stage_seconds_count{stage=%q} %d\n", s, m.latSum[s], s, m.latCount[s])
-	}
-	p("# HELP casebook_fetch_total Fetch outcomes per host.\n# TYPE casebook_fetch_total counter\n")
-	for _, k := range sortedKeys(m.fetches) {
-		p("casebook_fetch_total{host=%q,outcome=%q} %d\n", k[0], k[1], m.fetches[k])
-	}
-	return n, nil
+	m.fetchSecs.WithLabelValues(m.hostLabel(host)).Observe(d.Seconds())
 }
 
-func sortedKeys(m map[[2]string]uint64) [][2]string {
-	keys := make([][2]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// ObserveCrawl counts a finished crawl run of a configured source.
+func (m *Metrics) ObserveCrawl(source, outcome string, found, fresh int) {
+	if m == nil {
+		return
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
-		}
-		return keys[i][1] < keys[j][1]
-	})
-	return keys
+	m.crawlRuns.WithLabelValues(source, outcome).Inc()
+	m.crawlItems.WithLabelValues(source, "found").Add(float64(found))
+	m.crawlItems.WithLabelValues(source, "new").Add(float64(fresh))
+}
+
+// Gather implements prometheus.Gatherer; nil gathers nothing.
+func (m *Metrics) Gather() ([]*dto.MetricFamily, error) {
+	if m == nil {
+		return nil, nil
+	}
+	return m.Registry.Gather()
+}
+
+// fetchTimer carries the fetch's own duration out of PoliteFetcher.Fetch,
+// which also waits for the host: the wait must not count as latency.
+type fetchTimer struct {
+	d    time.Duration
+	done bool
+}
+
+type fetchTimerKey struct{}
+
+func withFetchTimer(ctx context.Context) (context.Context, *fetchTimer) {
+	ft := &fetchTimer{}
+	return context.WithValue(ctx, fetchTimerKey{}, ft), ft
+}
+
+// timeFetch records d in the context's timer, if any.
+func timeFetch(ctx context.Context, start time.Time) {
+	if ft, ok := ctx.Value(fetchTimerKey{}).(*fetchTimer); ok {
+		ft.d, ft.done = time.Since(start), true
+	}
 }

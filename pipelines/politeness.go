@@ -590,7 +590,9 @@ func (p *PoliteFetcher) Fetch(ctx context.Context, req fetch.Request, crawl bool
 			return nil, casebook.Permanentf("%s: %s", req.URL, dec.Reason)
 		}
 	}
+	start := time.Now()
 	page, err := p.Fetcher.Fetch(ctx, req)
+	timeFetch(ctx, start)
 	if err != nil && p.Limiter != nil {
 		if fe, ok := fetch.AsError(err); ok && (fe.Status == 429 || fe.Status == 503) {
 			wait := fe.RetryAfter

@@ -24,6 +24,8 @@ import (
 // SchedulerConfig configures the crawl scheduler. It runs in the store
 // process only: it writes the seen-set and the crawl history to bbolt.
 type SchedulerConfig struct {
+	// Metrics counts runs and outcomes per source; nil counts nothing.
+	Metrics   *Metrics
 	Sources   []Source
 	Store     *sinks.Store
 	Submitter api.Submitter
@@ -347,6 +349,7 @@ func (s *Scheduler) finish(run *sinks.CrawlRun, st *sinks.SourceState, err error
 		}
 		st.NextRun = next
 	}
+	s.cfg.Metrics.ObserveCrawl(src.Name, run.Outcome, run.Found, run.New)
 	if err := s.cfg.Store.SaveRun(run); err != nil {
 		s.cfg.Log.Error("crawl run not saved", "source", src.Name, "err", err)
 	}

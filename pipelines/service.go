@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/sinks"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // ServeConfig is everything `casebook serve` needs.
@@ -189,7 +189,8 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		}
 	}()
 
-	s.Metrics.Gauges = s.writeGauges
+	s.Metrics.KnownHosts(cfg.Sources)
+	s.Metrics.Registry.MustRegister(busCollector{s.Bus})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		s.Close()
@@ -256,20 +257,39 @@ func storeWriter(rc RunnerConfig) RunnerConfig {
 	return rc
 }
 
-func (s *Service) writeGauges(w io.Writer) {
-	ctx := context.Background()
-	if lag, err := s.Bus.ConsumerLag(ctx); err == nil {
-		fmt.Fprintf(w, "# HELP casebook_consumer_pending Messages not yet delivered, per consumer.\n# TYPE casebook_consumer_pending gauge\n")
+// busCollector reads the queues at scrape time: consumer lag, dead
+// letters, and the age of the oldest unfinished message per stage.
+type busCollector struct{ bus *Bus }
+
+var (
+	descPending    = prometheus.NewDesc("casebook_consumer_pending", "Messages not yet delivered, per consumer.", []string{"consumer"}, nil)
+	descAckPending = prometheus.NewDesc("casebook_consumer_ack_pending", "Messages delivered, not yet acknowledged.", []string{"consumer"}, nil)
+	descDead       = prometheus.NewDesc("casebook_dead_letters", "Dead letters waiting.", nil, nil)
+	descQueueAge   = prometheus.NewDesc("casebook_queue_oldest_seconds", "Age of the oldest message waiting in a stage's work queue (0 when empty).", []string{"stage"}, nil)
+)
+
+func (c busCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descPending, descAckPending, descDead, descQueueAge} {
+		ch <- d
+	}
+}
+
+func (c busCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if lag, err := c.bus.ConsumerLag(ctx); err == nil {
 		for _, name := range append(append([]string{}, Stages...), ConsumerEvent) {
-			fmt.Fprintf(w, "casebook_consumer_pending{consumer=%q} %d\n", name, lag[name][0])
-		}
-		fmt.Fprintf(w, "# HELP casebook_consumer_ack_pending Messages delivered, not yet acknowledged.\n# TYPE casebook_consumer_ack_pending gauge\n")
-		for _, name := range append(append([]string{}, Stages...), ConsumerEvent) {
-			fmt.Fprintf(w, "casebook_consumer_ack_pending{consumer=%q} %d\n", name, lag[name][1])
+			ch <- prometheus.MustNewConstMetric(descPending, prometheus.GaugeValue, float64(lag[name][0]), name)
+			ch <- prometheus.MustNewConstMetric(descAckPending, prometheus.GaugeValue, float64(lag[name][1]), name)
 		}
 	}
-	if n, err := s.Bus.DeadCount(ctx); err == nil {
-		fmt.Fprintf(w, "# HELP casebook_dead_letters Dead letters waiting.\n# TYPE casebook_dead_letters gauge\ncasebook_dead_letters %d\n", n)
+	if n, err := c.bus.DeadCount(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(descDead, prometheus.GaugeValue, float64(n))
+	}
+	for _, stage := range Stages {
+		if age, err := c.bus.OldestAge(ctx, StageSubject[stage]); err == nil {
+			ch <- prometheus.MustNewConstMetric(descQueueAge, prometheus.GaugeValue, age.Seconds(), stage)
+		}
 	}
 }
 

@@ -54,8 +54,12 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 			}
 		}
 		_ = bus.Emit(ctx, Event{SubmissionID: task.SubmissionID, Stage: StageFetch, State: casebook.StateFetching})
-		page, err := st.Process(ctx, task)
+		tctx, timer := withFetchTimer(ctx)
+		page, err := st.Process(tctx, task)
 		host := hostOf(task.URL)
+		if timer.done {
+			cfg.Metrics.ObserveFetchTime(host, timer.d)
+		}
 		var de *DeferError
 		if errors.As(err, &de) {
 			cfg.Metrics.ObserveFetch(host, "deferred")
