@@ -219,7 +219,7 @@ func (s *Server) MCPServer() *mcp.Server {
 		})
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: caseResourcePrefix + "{id}", Name: "case", Title: "Incident case",
 		Description: "A published incident case as JSON (the same as GET /api/v1/cases/{id}), e.g. casebook://cases/CB-0001.",
-		MIMEType: "application/json"}, s.readCaseResource)
+		MIMEType:    "application/json"}, s.readCaseResource)
 	return srv
 }
 
