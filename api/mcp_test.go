@@ -11,17 +11,24 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestMCP(t *testing.T) {
-	f := newFixture(t, Config{})
-	f.seedCases()
+// mcpSession connects the Go SDK's client to the fixture's /mcp.
+func mcpSession(t *testing.T, f *fixture) (context.Context, *mcp.ClientSession) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "casebook-test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: f.srv.URL + "/mcp", DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
+func TestMCP(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	ctx, cs := mcpSession(t, f)
 
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -125,14 +132,7 @@ func TestMCP(t *testing.T) {
 func TestMCPConventions(t *testing.T) {
 	f := newFixture(t, Config{PublicURL: testPublicURL})
 	f.seedCases()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "casebook-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: f.srv.URL + "/mcp", DisableStandaloneSSE: true}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer cs.Close()
+	ctx, cs := mcpSession(t, f)
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -102,20 +102,9 @@ func TestMetricsLabelsAreBounded(t *testing.T) {
 // TestFetchTimeExcludesPoliteness: the second fetch of a host waits out the
 // host's delay, and that wait is not fetch latency.
 func TestFetchTimeExcludesPoliteness(t *testing.T) {
-	bus := testBus(t)
 	ctx := context.Background()
 	const delay = 400 * time.Millisecond
-	if err := PublishPoliteness(ctx, bus.JS, Politeness{MinDelay: delay, Concurrency: 1}); err != nil {
-		t.Fatal(err)
-	}
-	f, err := fetch.New(fetch.Config{AllowPrivateNetworks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := NewPoliteFetcher(ctx, bus, f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf := testPoliteFetcher(t, Politeness{MinDelay: delay, Concurrency: 1})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write([]byte("<html><body><p>ok</p></body></html>"))

@@ -323,10 +323,13 @@ func TestDeferredFetchKeepsAttempts(t *testing.T) {
 // TestBackoffStatusesHoldHost: 429 and 503 push the host's next-allowed
 // time out for every worker, by Retry-After (seconds or a date) or, when
 // the server gives none, by DefaultBackoff429; other errors do not.
-func TestBackoffStatusesHoldHost(t *testing.T) {
+// testPoliteFetcher is a PoliteFetcher on a test bus with policy pol, for
+// loopback servers.
+func testPoliteFetcher(t *testing.T, pol Politeness) *PoliteFetcher {
+	t.Helper()
 	bus := testBus(t)
 	ctx := context.Background()
-	if err := PublishPoliteness(ctx, bus.JS, Politeness{MinDelay: time.Millisecond}); err != nil {
+	if err := PublishPoliteness(ctx, bus.JS, pol); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fetch.New(fetch.Config{AllowPrivateNetworks: true})
@@ -337,6 +340,12 @@ func TestBackoffStatusesHoldHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pf
+}
+
+func TestBackoffStatusesHoldHost(t *testing.T) {
+	ctx := context.Background()
+	pf := testPoliteFetcher(t, Politeness{MinDelay: time.Millisecond})
 	cases := []struct {
 		status     int
 		retryAfter string
