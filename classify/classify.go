@@ -243,45 +243,28 @@ func analyse(doc *extract.Document) *analysis {
 			u.assigned = fNone // a question states no symptom, cause or fix
 		}
 	}
-	a.continueCause()
-	a.adviceParagraphs()
+	a.purposeFragments()
 	for i := range a.units {
 		a.units[i].hand = a.units[i].assigned
 	}
 	return a
 }
 
-// concluding opens a sentence that draws the conclusion of its paragraph;
 // purposeOnly opens a fragment that only gives the purpose of the sentence
 // before ("以免…", "so that…").
-var (
-	concluding  = cues("所以", "因此", "总之", "总的来说", "therefore", "so,", "thus", "hence", "in short", "поэтому", "так что", "итак")
-	purposeOnly = cues("以避免", "以免", "以便", "从而", "so that")
-)
+var purposeOnly = cues("以避免", "以免", "以便", "从而", "so that")
 
-// adviceParagraphs finishes what route began for advice under a field
-// heading. A paragraph that ends by concluding with advice ("So, when you
-// apply its suggestions, be careful") is a reflection as a whole: the
-// sentences before it that the heading kept without a strong cue of their
-// own go with it, back to one that reports what someone else advised. And a fragment that only gives a purpose ("以免重启后无法引导")
-// goes where the sentence before it went.
-func (a *analysis) adviceParagraphs() {
+// purposeFragments sends a fragment that only gives a purpose ("以免重启后
+// 无法引导") where the advice before it in its paragraph went. (A paragraph
+// that concluded with advice, "So, …", used to take its heading-kept
+// sentences along too; leave-one-source-out showed it helped only the one
+// article that suggested it, and it was removed.)
+func (a *analysis) purposeFragments() {
 	for i := 1; i < len(a.units); i++ {
 		u, prev := &a.units[i], &a.units[i-1]
 		if u.block == prev.block && prev.assigned != fNone && prev.advice && startsWith(purposeOnly, u.low) {
 			u.assigned = prev.assigned
 			u.advice = true
-			continue
-		}
-		if !u.advice || u.kind == u.assigned || !isFieldKind(u.kind) || !startsWith(concluding, u.low) {
-			continue
-		}
-		for j := i - 1; j >= 0; j-- {
-			p := &a.units[j]
-			if p.block != u.block || p.assigned != p.kind || p.scores[p.kind] >= overrideMin || isQuestion(p.text) || reportedAdvice.any(p.low) {
-				break
-			}
-			p.assigned = u.assigned
 		}
 	}
 }
@@ -367,37 +350,6 @@ func boolf(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// maxCarry bounds how far a cause runs on past its last cued sentence.
-const maxCarry = 2
-
-// continueCause extends a stated cause to the next sentence of the same
-// paragraph when no cue claims that sentence: explanations run on ("This
-// meant...", "Later in the run...").
-func (a *analysis) continueCause() {
-	run := 0 // sentences carried on from the last cued one
-	for i := 1; i < len(a.units); i++ {
-		u, prev := &a.units[i], &a.units[i-1]
-		if prev.assigned == fRootCause && prev.scores[fRootCause] > 0 {
-			run = 0
-		}
-		if run >= maxCarry {
-			continue
-		}
-		if prev.assigned != fRootCause || u.block != prev.block || u.assigned == fRootCause || isQuestion(u.text) || isLeadIn(u.text) {
-			continue
-		}
-		// unclaimed, or claimed for lessons only by a conclusion's default
-		open := u.assigned == fNone || u.kind == fRecap && u.assigned == fLessons && u.scores[fLessons] == 0
-		if !open || u.kind != fNarrative && u.kind != fAnalysis && u.kind != fRecap {
-			continue
-		}
-		if top := topField(u.scores); top == fNone || top == fRootCause {
-			u.assigned = fRootCause
-			run++
-		}
-	}
 }
 
 // topField is the field with the highest cue score, fNone if none.

@@ -439,14 +439,13 @@ var (
 
 const observeBonus = 1.0
 
-// passiveChange and hypothetical qualify remediation verbs.
-var (
-	passiveChange = cues("被修改", "被改", "被删", "被覆盖", "被替换", "被升级", "was changed", "had been changed",
-		"was modified", "had been modified", "was overwritten", "had been overwritten",
-		"было изменено", "был изменён", "был изменен", "была изменена", "было перезаписано")
-	hypothetical = cues("如果", "假如", "为了", "如何", "if we", "if you", "in order to", "how to", "would have",
-		"если", "чтобы", "как бы")
-)
+// hypothetical marks a purpose or a condition ("if we…", "为了", "чтобы"):
+// in a conclusion it is advice, and it is a field-model feature. (It used to
+// halve a fix cue, and "was changed to"/"被修改为" to turn a fix into a
+// cause; leave-one-source-out showed each helped one source and cost
+// others, and both were removed.)
+var hypothetical = cues("如果", "假如", "为了", "如何", "if we", "if you", "in order to", "how to", "would have",
+	"если", "чтобы", "как бы")
 
 // fieldScores sums, per field, the weights of its cues found in low; a cue
 // counts once per sentence.
@@ -505,17 +504,6 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 	if out[fRootCause] > 0 && notCause.any(low) {
 		// "it is unlikely to be caused by...", "排除了...": a cause ruled out
 		delete(out, fRootCause)
-	}
-	if out[fRemediation] > 0 {
-		switch {
-		case passiveChange.any(low):
-			// "被修改为", "was changed to": a state the cause left, not a fix
-			out[fRootCause] += out[fRemediation] / 2
-			delete(out, fRemediation)
-		case hypothetical.any(low):
-			// "if we...", "为了解决": a purpose or a condition, not a step taken
-			out[fRemediation] /= 2
-		}
 	}
 	return out, adv && !reportedAdvice.any(low)
 }

@@ -104,8 +104,10 @@ func TestIsAdvice(t *testing.T) {
 
 // Advice under a fix (or cause, or symptom) heading is a lesson: a closing
 // reflection does not stay remediation because of the heading over it. A
-// paragraph that concludes with advice goes with it; a purpose fragment
-// follows its sentence; reported advice stays where the heading put it.
+// purpose fragment follows its sentence; reported advice stays where the
+// heading put it; and the sentences before a concluding "So, …" stay where
+// the heading put them (the paragraph rule that took them along helped one
+// source only and was removed).
 func TestAdviceLeavesItsHeading(t *testing.T) {
 	cases := []struct {
 		name string
@@ -124,7 +126,7 @@ func TestAdviceLeavesItsHeading(t *testing.T) {
 				{"The vendor's engineer told us to be careful with the eviction setting.", "remediation"},
 				{"Next time, be careful to read the release notes before an upgrade.", "lessons"},
 				{"In the future we will page the on-call engineer for this queue.", "action_items"},
-				{"Dashboards are handy, but they only show what we chose to graph.", "lessons"},
+				{"Dashboards are handy, but they only show what we chose to graph.", "remediation"},
 				{"So, be careful to check the raw logs too.", "lessons"},
 				{"From now on, nobody merges on a Friday evening.", "lessons"},
 				{"Keep in mind that a restart fixed the symptom, not the cause.", "lessons"},
@@ -135,7 +137,7 @@ func TestAdviceLeavesItsHeading(t *testing.T) {
 			[]routeWant{
 				{"Мы перезапустили узлы кэша по одному.", "remediation"},
 				{"Впредь читаем заметки к релизу до обновления.", "lessons"},
-				{"Графики удобны, но показывают только то, что мы сами решили рисовать.", "lessons"},
+				{"Графики удобны, но показывают только то, что мы сами решили рисовать.", "remediation"},
 				{"Поэтому не стоит забывать про сырые логи.", "lessons"},
 			}},
 		{"zh", "# 缓存故障\n\n## 解决方案\n\n我们逐个重启了缓存节点。\n\n" +
@@ -146,10 +148,10 @@ func TestAdviceLeavesItsHeading(t *testing.T) {
 			[]routeWant{
 				{"我们逐个重启了缓存节点。", "remediation"},
 				{"以后一定要先看升级说明再升级。", "lessons"},
-				{"监控图很方便，但只显示我们自己选择画出来的指标。", "lessons"},
+				{"监控图很方便，但只显示我们自己选择画出来的指标。", "remediation"},
 				{"所以排查时需要注意查看原始日志。", "lessons"},
 				{"同事提醒我们不要在晚上发布。", "remediation"},
-				{"日志里其实早有报错，只是没人看。", "lessons"},
+				{"日志里其实早有报错，只是没人看。", "remediation"},
 				{"升级内核前需要注意引导分区的容量。", "lessons"},
 				{"以免重启后服务无法恢复。", "lessons"},
 				{"在接手系统的时候最好先检查配置，出了问题才能尽快解决。", "lessons"},
