@@ -307,4 +307,12 @@ func TestProgressRedraw(t *testing.T) {
 	if want := "a 1/2\nkept\na 2/2\n"; pipe.String() != want {
 		t.Errorf("pipe: %q, want %q", pipe.String(), want)
 	}
+	var spaced bytes.Buffer
+	p := &progress{w: &spaced, every: time.Hour}
+	for i := 0; i < 100; i++ {
+		p.status(fmt.Sprintf("item %d", i))
+	}
+	if spaced.String() != "item 0\n" {
+		t.Errorf("spaced plain lines: %q, want the first only", spaced.String())
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -16,6 +17,10 @@ type progress struct {
 	tty  bool
 	last string
 	open bool // a redrawn line is on screen
+	// every, when set, spaces plain lines (not a terminal) at least this
+	// far apart, so a long batch does not log a line per item.
+	every   time.Duration
+	printed time.Time
 }
 
 func newProgress(f *os.File) *progress {
@@ -33,6 +38,10 @@ func (p *progress) status(line string) {
 		p.open = true
 		return
 	}
+	if p.every > 0 && time.Since(p.printed) < p.every {
+		return
+	}
+	p.printed = time.Now()
 	fmt.Fprintln(p.w, line)
 }
 

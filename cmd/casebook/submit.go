@@ -167,6 +167,7 @@ func submitFile(ctx context.Context, c *api.Client, name string, wait bool, poll
 		return &usageError{name + " has no URLs"}
 	}
 	p := newProgress(os.Stderr)
+	p.every = 5 * time.Second // the summary line ends the run in any case
 	b := batchCounts{total: len(urls)}
 	var pending []casebook.Submission
 	report := func(s casebook.Submission) {
