@@ -22,6 +22,17 @@ var triggerEvents = map[string]cueSet{
 		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从"),
 	"maintenance": cues("planned maintenance", "scheduled maintenance", "maintenance window",
 		"плановые работы", "регламентн", "维护窗口", "割接"),
+	// a rise in load told as an event
+	"traffic-surge": cues("traffic spike", "spike in traffic", "surge in traffic", "traffic surge", "increased throughput",
+		"increase in traffic", "increase in load", "sudden increase", "sudden spike", "jumped from", "spiked to", "a peak of",
+		"резкий рост", "резко вырос", "резко возросл", "всплеск", "наплыв", "пиковая нагрузка",
+		"流量激增", "流量突增", "突增", "激增", "暴涨", "飙升", "猛增"),
+	// another party's failure or announcement
+	"dependency-event": cues("outage at", "github outage", "aws outage", "gcp outage", "azure outage", "cloudflare outage",
+		"provider outage", "upstream outage", "vendor outage", "third-party outage", "was disclosed", "were disclosed",
+		"vulnerability was published", "сбой у провайдера", "сбоя у провайдера", "сбое у провайдера",
+		"сбой на стороне", "сбоя на стороне", "авария у провайдера", "аварии у провайдера",
+		"上游故障", "云厂商故障", "第三方故障", "漏洞被公开", "漏洞披露"),
 }
 
 // gatedTriggers are the kinds whose plain words name things as often as

@@ -51,6 +51,14 @@ func TestBestTriggerEventsAndSchedules(t *testing.T) {
 		{"连接超时被修改为300毫秒后，重试开始堆积", "config-change"},
 		{"备份任务每隔10分钟执行一次，执行时写入被阻塞", "time"},
 		{"前几天灰度发布了一个客户端版本，里面有全量拉取的逻辑", "deploy"},
+		// a rise in load told as an event, and another party's failure
+		{"as a result of the increased throughput the replicas fell behind", "traffic-surge"},
+		{"writes jumped from 40 to 900 per second within ten minutes", "traffic-surge"},
+		{"после рекламной рассылки начался резкий рост запросов к корзине", "traffic-surge"},
+		{"活动开始后订单接口的请求量暴涨，数据库连接被占满", "traffic-surge"},
+		{"the upload code mishandled an error returned during the github outage", "dependency-event"},
+		{"из-за сбоя у провайдера часть запросов терялась", "dependency-event"},
+		{"云厂商故障导致对象存储的写入全部超时", "dependency-event"},
 	}
 	for _, tc := range cases {
 		if got, _ := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want {
