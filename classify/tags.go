@@ -195,7 +195,15 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 
 func (a *analysis) fillTags(cs *casebook.Case) {
 	scores := a.tagScores(cs.RootCause.Description)
-	a.addTechNames(scores, cs)
+	if names := a.unknownTechNames(scores, cs); len(names) > 0 {
+		// vocabulary.md: a tag not in the table is not invented from free
+		// text, and a reviewer's edit with one is refused; the names are
+		// offered instead, for the table to grow by review
+		if cs.Extraction.Suggestions == nil {
+			cs.Extraction.Suggestions = map[string][]string{}
+		}
+		cs.Extraction.Suggestions["tags"] = names
+	}
 	tags := sortedKeys(scores)
 	if len(tags) > maxTags {
 		tags = tags[:maxTags]
@@ -230,12 +238,13 @@ func (a *analysis) firstMentions(labels []string, count func(u *unit) map[string
 	return out
 }
 
-// addTechNames adds the technology names the table does not know, when the
-// title or the cause names them and the body names them again.
-func (a *analysis) addTechNames(scores map[string]float64, cs *casebook.Case) {
+// unknownTechNames returns the technology names the table does not know
+// that the title or the cause names and the body names again, most
+// mentioned first.
+func (a *analysis) unknownTechNames(scores map[string]float64, cs *casebook.Case) []string {
 	counts := a.techNameCounts()
 	if len(counts) == 0 {
-		return
+		return nil
 	}
 	named := map[string]bool{}
 	for _, text := range []string{a.doc.Title, cs.RootCause.Description} {
@@ -246,10 +255,16 @@ func (a *analysis) addTechNames(scores map[string]float64, cs *casebook.Case) {
 		}
 	}
 	org := strings.ToLower(strings.ReplaceAll(cs.Organization, " ", "-"))
+	found := map[string]float64{}
 	for slug, n := range counts {
 		if slug == org || scores[slug] > 0 || !named[slug] || n < techMinCount {
 			continue
 		}
-		scores[slug] = techWeight * (float64(n) + causeWeight)
+		found[slug] = float64(n)
 	}
+	names := sortedKeys(found)
+	if len(names) > maxTags {
+		names = names[:maxTags]
+	}
+	return names
 }

@@ -101,10 +101,7 @@ func techSlug(w string) string {
 // one of the mentions in the title or the cause. (Recurrence alone, five
 // mentions, was tried: it added code identifiers and products told in
 // passing, and lowered the gold figure of sources that did not suggest it.)
-const (
-	techMinCount = 2
-	techWeight   = 0.5 // an unknown name ranks below a known tag mentioned as often
-)
+const techMinCount = 2
 
 // techNameCounts counts, per slug, the unknown technology names in the
 // article's units (a name counts in every case form it is written in).
