@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/pipelines"
 )
 
 // claimsPost is a made-up English incident write-up; n varies the text so
@@ -99,5 +102,30 @@ func TestPageCannotClaimAnotherSitesURL(t *testing.T) {
 	d = draftOf("/same-site.md")
 	if got, want := d.Sources[0].URL, site.URL+"/permalink/queue"; got != want || d.Sources[0].ClaimedURL != "" {
 		t.Errorf("same-site claim: source %+v, want URL %q", d.Sources[0], want)
+	}
+}
+
+// A store started anew beside an existing admin.token (its store moved away)
+// leaves that file as it was and writes the new token beside it.
+func TestAdminTokenNeverOverwritten(t *testing.T) {
+	data := t.TempDir()
+	tokPath := filepath.Join(data, pipelines.AdminTokenFile)
+	if err := os.WriteFile(tokPath, []byte("cbk_of_the_store_moved_away\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{DataDir: data, HTTPAddr: "127.0.0.1:0", Log: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	if tok, _ := os.ReadFile(tokPath); string(tok) != "cbk_of_the_store_moved_away\n" {
+		t.Fatalf("admin.token now %q", tok)
+	}
+	side, _ := filepath.Glob(tokPath + ".*")
+	if len(side) != 1 {
+		t.Fatalf("new token files %v, want one beside admin.token", side)
+	}
+	if tok, _ := os.ReadFile(side[0]); !strings.HasPrefix(string(tok), "cbk_") {
+		t.Fatalf("new token file holds %q", tok)
 	}
 }

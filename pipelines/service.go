@@ -80,6 +80,9 @@ type Service struct {
 // AdminTokenFile is where the first admin token is written, inside the data dir.
 const AdminTokenFile = "admin.token"
 
+// StoreFile is the bbolt store's name inside the data dir.
+const StoreFile = "casebook.db"
+
 // Start brings the service up: store, NATS, stage workers, HTTP.
 func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	if cfg.Log == nil {
@@ -105,7 +108,9 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 		cfg.Runner.Log = cfg.Log
 	}
 	var err error
-	s.Store, err = sinks.Open(filepath.Join(cfg.DataDir, "casebook.db"), sinks.Options{})
+	// The file is checked before anything is served from it: a damaged
+	// store refuses the start with one line, never becomes a new one.
+	s.Store, err = sinks.Open(filepath.Join(cfg.DataDir, StoreFile), sinks.Options{Verify: true})
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +314,24 @@ func (s *Service) ensureAdmin() error {
 		return err
 	}
 	path := filepath.Join(s.cfg.DataDir, AdminTokenFile)
-	if err := os.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+	// An admin.token already there belongs to a store moved away or lost;
+	// it is kept (it works again if that store is restored) and the new
+	// token goes beside it.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		old := path
+		path = filepath.Join(s.cfg.DataDir, AdminTokenFile+"."+time.Now().UTC().Format("20060102T150405Z"))
+		s.cfg.Log.Warn("a new store: its admin token is written beside the existing admin.token, which is left as it was", "kept", old, "new", path)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("write admin token: %w", err)
+	}
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		f.Close()
+		return fmt.Errorf("write admin token: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("write admin token: %w", err)
 	}
 	s.cfg.Log.Info("created the admin token; only its hash is stored", "path", path)

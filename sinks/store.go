@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -46,7 +47,7 @@ var (
 
 // Store is the bbolt-backed casebook store.
 type Store struct {
-	db  *bolt.DB
+	db  safeDB // every transaction recovers from a damaged page
 	now func() time.Time
 }
 
@@ -55,6 +56,13 @@ type Options struct {
 	// Timeout bounds the wait for the file lock: a second process opening the
 	// same file gets a clear error instead of hanging.
 	Timeout time.Duration
+	// Verify runs bbolt's page-by-page check before the store is served
+	// when the file is at most VerifyLimit bytes (0: DefaultVerifyLimit),
+	// bounded by VerifyTimeout (0: 60 s). The header and size checks, which
+	// catch an empty or truncated file, always run.
+	Verify        bool
+	VerifyLimit   int64
+	VerifyTimeout time.Duration
 }
 
 // Open opens (creating if needed) the store file at path.
@@ -62,12 +70,35 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Second
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:      opts.Timeout,
-		FreelistType: bolt.FreelistMapType,
-	})
+	if err := precheck(path); err != nil {
+		return nil, err
+	}
+	bdb, err := openBolt(path, bolt.Options{Timeout: opts.Timeout, FreelistType: bolt.FreelistMapType})
 	if err != nil {
+		if d := asDamaged(path, err); errors.Is(d, ErrDamaged) {
+			return nil, d
+		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db := safeDB{bdb}
+	if opts.Verify {
+		limit, timeout := opts.VerifyLimit, opts.VerifyTimeout
+		if limit == 0 {
+			limit = DefaultVerifyLimit
+		}
+		if timeout == 0 {
+			timeout = 60 * time.Second
+		}
+		var size int64
+		if st, err := os.Stat(path); err == nil {
+			size = st.Size()
+		}
+		if size <= limit {
+			if err := verify(db, timeout); err != nil {
+				db.Close()
+				return nil, err
+			}
+		}
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
@@ -79,6 +110,9 @@ func Open(path string, opts Options) (*Store, error) {
 	})
 	if err != nil {
 		db.Close()
+		if errors.Is(err, ErrDamaged) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("init store: %w", err)
 	}
 	return &Store{db: db, now: time.Now}, nil
@@ -88,7 +122,7 @@ func Open(path string, opts Options) (*Store, error) {
 func (s *Store) Close() error { return s.db.Close() }
 
 // DB exposes the handle for packages that keep their own buckets in the same file.
-func (s *Store) DB() *bolt.DB { return s.db }
+func (s *Store) DB() *bolt.DB { return s.db.DB }
 
 // Backup writes a consistent copy of the store to w while it keeps serving.
 // before, if set, learns the copy's size first (from the same transaction).

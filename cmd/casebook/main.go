@@ -37,6 +37,7 @@ func commands() []command {
 		{"extract", "print the case (or --main-text) for one local document", runExtract},
 		{"dead", "dead letters (reviewer): list | retry ID", runDead},
 		{"backup", "write a consistent copy of the running server's store: casebook backup FILE", runBackup},
+		{"store", "check a store file for damage: casebook store check [--data DIR] [--file FILE]", runStore},
 		{"eval", "score extraction: eval content --aeb DIR --daniel DIR | eval cases --gold DIR", runEval},
 		{"version", "print the version and the commit it was built from (also --version)", runVersion},
 	}
