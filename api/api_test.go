@@ -579,3 +579,40 @@ func TestApproveIgnoresRelatedInEdit(t *testing.T) {
 		}
 	}
 }
+
+// Search takes every list filter and a sort order; the listing sorts too.
+func TestSearchFiltersAndSort(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"/api/v1/search?q=k8s&sort=newest", []string{"CB-0003", "CB-0001"}},
+		{"/api/v1/search?q=k8s&sort=oldest", []string{"CB-0001", "CB-0003"}},
+		{"/api/v1/search?q=k8s&language=zh", []string{"CB-0003"}},
+		{"/api/v1/search?q=k8s&tag=kafka&component=storage&category=capacity&organization=acme&year=2021&language=en", []string{"CB-0001"}},
+		{"/api/v1/search?q=k8s&year=2022", []string{}},
+		{"/api/v1/search?q=k8s+-kafka", []string{"CB-0003"}},
+		{"/api/v1/search?q=" + urlQuery(`"retained segments"`), []string{"CB-0001"}},
+		{"/api/v1/search?q=" + urlQuery(`"segments retained"`), []string{}},
+		{"/api/v1/cases?sort=oldest", []string{"CB-0001", "CB-0002", "CB-0003"}},
+		{"/api/v1/cases?sort=newest&category=capacity", []string{"CB-0002", "CB-0001"}},
+	} {
+		var ans struct {
+			Items []casebook.Case `json:"items"`
+		}
+		if _, err := f.public.Do(ctx, "GET", tc.path, nil, &ans); err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if got := caseIDs(ans.Items); !slices.Equal(got, tc.want) {
+			t.Errorf("%s = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	for _, path := range []string{"/api/v1/search?q=x&sort=best", "/api/v1/cases?sort=relevance", "/api/v1/search?q=x&year=abc", "/api/v1/search?q=x&component=nope", "/api/v1/search?q=x&tags=kafka"} {
+		if resp, body := do(t, "GET", f.srv.URL+path, "", nil); resp.StatusCode != 400 || !strings.Contains(body, "bad_parameter") {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+}

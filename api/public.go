@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -37,17 +38,27 @@ func onlyParams(w http.ResponseWriter, r *http.Request, allowed ...string) bool 
 	return true
 }
 
-// caseFilter reads and validates the listing filters.
-func caseFilter(w http.ResponseWriter, r *http.Request) (sinks.Filter, bool) {
-	if !onlyParams(w, r, "tag", "component", "category", "organization", "language", "year", "cursor", "limit") {
+// filterParams are the listing filters, which search takes too.
+var filterParams = []string{"tag", "component", "category", "organization", "language", "year"}
+
+// caseFilter reads and validates the listing filters; the query may hold
+// only those and the endpoint's other parameters.
+func caseFilter(w http.ResponseWriter, r *http.Request, other ...string) (sinks.Filter, bool) {
+	if !onlyParams(w, r, append(slices.Clone(filterParams), other...)...) {
 		return sinks.Filter{}, false
 	}
-	q := r.URL.Query()
+	f, err := parseFilter(r.URL.Query())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "bad_parameter", err.Error())
+		return sinks.Filter{}, false
+	}
+	return f, true
+}
+
+// parseFilter reads the listing filters of a query (API and web UI alike).
+func parseFilter(q url.Values) (sinks.Filter, error) {
 	f := sinks.Filter{Organization: strings.TrimSpace(q.Get("organization"))}
-	bad := func(msg string) (sinks.Filter, bool) {
-		writeError(w, http.StatusBadRequest, "bad_parameter", msg)
-		return sinks.Filter{}, false
-	}
+	bad := func(msg string) (sinks.Filter, error) { return sinks.Filter{}, errors.New(msg) }
 	if t := q.Get("tag"); t != "" {
 		if slug, ok := casebook.NormalizeTag(t); ok {
 			f.Tag = slug
@@ -85,7 +96,7 @@ func caseFilter(w http.ResponseWriter, r *http.Request) (sinks.Filter, bool) {
 	if len(f.Organization) > 200 {
 		return bad("organization is longer than 200 bytes")
 	}
-	return f, true
+	return f, nil
 }
 
 func limitParam(w http.ResponseWriter, r *http.Request, def, max int) (int, bool) {
@@ -125,8 +136,27 @@ func (s *Server) similar(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list[sinks.Similar]{Items: items})
 }
 
+// sortParam reads sort= against the orders an endpoint offers (the first
+// is the default).
+func sortParam(w http.ResponseWriter, r *http.Request, orders ...string) (string, bool) {
+	v := r.URL.Query().Get("sort")
+	if v == "" {
+		return orders[0], true
+	}
+	if !slices.Contains(orders, v) {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "sort must be one of "+strings.Join(orders, ", "))
+		return "", false
+	}
+	return v, true
+}
+
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r, "q", "cursor", "limit") {
+	f, ok := caseFilter(w, r, "q", "cursor", "limit", "sort")
+	if !ok {
+		return
+	}
+	order, ok := sortParam(w, r, sinks.SortRelevance, sinks.SortNewest, sinks.SortOldest)
+	if !ok {
 		return
 	}
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
@@ -142,7 +172,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	res, err := s.cfg.Store.SearchJSON(q, r.URL.Query().Get("cursor"), limit)
+	res, err := s.cfg.Store.SearchWith(q, sinks.SearchOptions{Filter: f, Sort: order, Raw: true}, r.URL.Query().Get("cursor"), limit)
 	if err != nil {
 		s.storeError(w, err)
 		return

@@ -476,11 +476,15 @@ func (s *Server) listCases(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	f, ok := caseFilter(w, r)
+	f, ok := caseFilter(w, r, "cursor", "limit", "sort")
 	if !ok {
 		return
 	}
-	items, next, err := s.cfg.Store.ListCasesJSON(f, cursor, limit)
+	order, ok := sortParam(w, r, sinks.SortNewest, sinks.SortOldest)
+	if !ok {
+		return
+	}
+	items, next, err := s.cfg.Store.ListCasesJSONWith(f, sinks.ListOptions{Sort: order}, cursor, limit)
 	if err != nil {
 		s.storeError(w, err)
 		return

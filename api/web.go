@@ -63,6 +63,17 @@ var funcs = template.FuncMap{
 		return m
 	},
 	"has": func(list []string, s string) bool { return slices.Contains(list, s) },
+	"add": func(a, b int) int { return a + b },
+	// ogLocale is OpenGraph's language_TERRITORY form of a case language.
+	"ogLocale": func(lang string) string {
+		switch lang {
+		case "ru":
+			return "ru_RU"
+		case "zh":
+			return "zh_CN"
+		}
+		return "en_US"
+	},
 	"short": func(ts string) string {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
 			return t.UTC().Format("2006-01-02 15:04")
@@ -106,7 +117,10 @@ type view struct {
 	Error    string
 	Notice   string
 	Path     string
-	Data     any
+	// Base is the site's absolute address (Config.PublicURL), for links
+	// read off the page (OpenGraph, canonical).
+	Base string
+	Data any
 }
 
 func securityHeaders(w http.ResponseWriter) {
@@ -122,7 +136,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, sta
 		rv := sess.Reviewer
 		v.Reviewer, v.CSRF = &rv, sess.CSRF
 	}
-	v.Path = r.URL.Path
+	v.Path, v.Base = r.URL.Path, s.cfg.PublicURL
 	t := s.pages.t[name]
 	securityHeaders(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -389,54 +403,111 @@ type homeData struct {
 	Q          string
 	Filter     sinks.Filter
 	YearText   string
+	Sort       string
+	Sorts      []string
 	Items      []casebook.Case
 	Total      int
-	NextCursor string
+	Partial    bool // facet counts (and a search's total) are bounded
+	Page       int
+	HasNext    bool
 	Searching  bool
-	Tags       []sinks.Facet
+	Filtering  bool
+	Facets     sinks.ResultFacets
 	Categories []string
 	Components []string
+	params     url.Values
 }
+
+// Link is the current page's query with the given pairs set (an empty
+// value removes the parameter), back on page 1 unless "page" is given.
+func (d homeData) Link(kv ...string) template.URL {
+	v := url.Values{}
+	for k, vs := range d.params {
+		v[k] = slices.Clone(vs)
+	}
+	v.Del("page")
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "" || kv[i] == "page" && kv[i+1] == "1" {
+			v.Del(kv[i])
+		} else {
+			v.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(v) == 0 {
+		return "/"
+	}
+	return template.URL("/?" + v.Encode())
+}
+
+// PageLink is Link to another page of the same result.
+func (d homeData) PageLink(n int) template.URL { return d.Link("page", strconv.Itoa(n)) }
+
+// maxBrowsePage bounds page numbers: a page is found by skipping matches.
+const maxBrowsePage = 500
 
 func (s *Server) pageHome(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	d := homeData{Q: strings.TrimSpace(q.Get("q")), Categories: casebook.RootCauseCategories, Components: casebook.Components}
-	cursor := q.Get("cursor")
-	if d.Q != "" {
-		d.Searching = true
-		res, err := s.cfg.Store.Search(d.Q, cursor, browsePageSize)
+	d := homeData{Q: strings.TrimSpace(q.Get("q")), Categories: casebook.RootCauseCategories, Components: casebook.Components, Page: 1, params: url.Values{}}
+	for _, k := range append(slices.Clone(filterParams), "q", "sort") {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			d.params.Set(k, v)
+		}
+	}
+	f, err := parseFilter(q)
+	if err != nil {
+		s.pageError(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	d.Filter, d.YearText, d.Searching, d.Filtering = f, q.Get("year"), d.Q != "", !f.Empty()
+	if d.Filter.Tag != "" {
+		d.params.Set("tag", d.Filter.Tag)
+	}
+	if len(d.Q) > 500 {
+		s.pageError(w, r, http.StatusBadRequest, "the search is longer than 500 bytes")
+		return
+	}
+	d.Sorts = []string{sinks.SortNewest, sinks.SortOldest}
+	if d.Searching {
+		d.Sorts = []string{sinks.SortRelevance, sinks.SortNewest, sinks.SortOldest}
+	}
+	d.Sort = q.Get("sort")
+	if d.Sort == "" {
+		d.Sort = d.Sorts[0]
+	} else if !slices.Contains(d.Sorts, d.Sort) {
+		s.pageError(w, r, http.StatusBadRequest, "sort must be one of "+strings.Join(d.Sorts, ", "))
+		return
+	}
+	if p := q.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > maxBrowsePage {
+			s.pageError(w, r, http.StatusBadRequest, "page must be 1.."+strconv.Itoa(maxBrowsePage))
+			return
+		}
+		d.Page = n
+	}
+	skip := (d.Page - 1) * browsePageSize
+	if d.Searching {
+		res, err := s.cfg.Store.SearchWith(d.Q, sinks.SearchOptions{Filter: f, Sort: d.Sort}, strconv.Itoa(skip), browsePageSize)
 		if err != nil {
 			s.pageStoreError(w, r, err)
 			return
 		}
-		d.Items, d.Total, d.NextCursor = res.Items, res.Total, res.NextCursor
+		d.Items, d.HasNext = res.Items, res.NextCursor != ""
 	} else {
-		d.Filter = sinks.Filter{Tag: q.Get("tag"), Component: q.Get("component"), Category: q.Get("category"),
-			Organization: q.Get("organization"), Language: q.Get("language")}
-		if slug, ok := casebook.NormalizeTag(d.Filter.Tag); ok {
-			d.Filter.Tag = slug
-		}
-		if y := q.Get("year"); y != "" {
-			n, err := strconv.Atoi(y)
-			if err != nil {
-				s.pageError(w, r, http.StatusBadRequest, "year must be a number")
-				return
-			}
-			d.Filter.Year, d.YearText = n, y
-		}
-		items, next, err := s.cfg.Store.ListCases(d.Filter, cursor, browsePageSize)
+		items, next, err := s.cfg.Store.ListCasesWith(f, sinks.ListOptions{Sort: d.Sort, Skip: skip}, "", browsePageSize)
 		if err != nil {
 			s.pageStoreError(w, r, err)
 			return
 		}
-		d.Items, d.NextCursor = items, next
-		d.Total = s.cfg.Store.Count("all", "")
+		d.Items, d.HasNext = items, next != ""
 	}
-	tags, _ := s.cfg.Store.Facets("tag")
-	if len(tags) > 30 {
-		tags = tags[:30]
+	if d.Facets, err = s.cfg.Store.FacetsOf(d.Q, sinks.SearchOptions{Filter: f}); err != nil {
+		s.pageStoreError(w, r, err)
+		return
 	}
-	d.Tags = tags
+	d.Total, d.Partial = d.Facets.Total, d.Facets.Partial
+	d.Facets.Tags = d.Facets.Tags[:min(len(d.Facets.Tags), 30)]
+	d.Facets.Organizations = d.Facets.Organizations[:min(len(d.Facets.Organizations), 15)]
 	title := "Incident cases"
 	if d.Searching {
 		title = "Search: " + d.Q

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -108,9 +109,9 @@ func TestWebPages(t *testing.T) {
 		want   []string
 	}{
 		{"/", 200, []string{"Kafka brokers ran out of disk", "DNS解析超时导致服务不可用", `href="/topics/kubernetes"`}},
-		{"/?q=" + url.QueryEscape("数据库"), 200, []string{"DNS解析超时导致服务不可用", "1 cases match"}},
+		{"/?q=" + url.QueryEscape("数据库"), 200, []string{"DNS解析超时导致服务不可用", "1 case matches"}},
 		{"/?q=" + url.QueryEscape("дисков"), 200, []string{"Отказ базы данных"}},
-		{"/?category=network", 200, []string{"DNS解析超时"}},
+		{"/?category=network", 200, []string{"DNS解析超时", "1 case matches the filters"}},
 		{"/cases/CB-0001", 200, []string{`class="facts"`, "Organization", "Acme", "Root cause", "Remediation", "Sources", "Related cases", "CB-0002"}},
 		{"/cases/CB-9999", 404, []string{"not found"}},
 		{"/cases/" + f.drafts["cert"], 404, nil},
@@ -385,5 +386,88 @@ func TestWebSubmissionStates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The home page: search and filters combine, facets count the result, the
+// count is the result's, and pages go both ways.
+func TestWebBrowse(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	var more []*casebook.Case
+	for i := range browsePageSize + 5 {
+		c := pub(fmt.Sprintf("Cache node %d evicted hot keys", i), "", "en", "capacity", 2020, []string{"cache"}, []string{"redis"}, "A cache node evicted its hot keys under memory pressure.")
+		c.Published = ""
+		more = append(more, c)
+	}
+	if _, err := f.store.Import(more, "seed"); err != nil {
+		t.Fatal(err)
+	}
+	c := browser(t)
+	for _, tc := range []struct {
+		path    string
+		want    []string
+		notWant []string
+	}{
+		{"/", []string{"28 published cases", `href="/?category=capacity"`, "capacity <small>27</small>", `rel="next"`}, []string{`rel="prev"`}},
+		{"/?category=network", []string{"1 case matches the filters", "DNS解析超时", `aria-current="true"`, "network <small>1</small>"}, []string{"Kafka brokers", "capacity <small>"}},
+		{"/?q=k8s", []string{"2 cases match", "Kafka brokers", "DNS解析超时", "kubernetes <small>2</small>"}, []string{"Cache node"}},
+		{"/?q=k8s&language=zh", []string{"1 case matches", "DNS解析超时"}, []string{"Kafka brokers"}},
+		{"/?q=k8s&sort=oldest", []string{"<strong aria-current=\"true\">oldest</strong>"}, nil},
+		{"/?q=cache+-kafka&tag=redis&page=2", []string{"25 cases match", `rel="prev"`, "page 2", "Cache node 4 "}, []string{`rel="next"`, "Cache node 5 "}},
+		{"/?tag=redis&sort=oldest&page=2", []string{"Cache node 20 ", `href="/?sort=oldest&amp;tag=redis"`}, []string{"Cache node 19 "}},
+	} {
+		resp, body := get(t, c, f.srv.URL+tc.path)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", tc.path, resp.StatusCode)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: no %q", tc.path, w)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(body, w) {
+				t.Errorf("%s: has %q", tc.path, w)
+			}
+		}
+		// A missing organization or year is left out, never shown as a
+		// placeholder, an empty separator or year 0.
+		for _, bad := range []string{"unknown organization", "· ·", "· 0 ·"} {
+			if strings.Contains(body, bad) {
+				t.Errorf("%s: shows %q", tc.path, bad)
+			}
+		}
+	}
+	for _, path := range []string{"/?page=0", "/?sort=relevance", "/?year=abc", "/?component=nope"} {
+		if resp, _ := get(t, c, f.srv.URL+path); resp.StatusCode != 400 {
+			t.Errorf("%s: %d, want 400", path, resp.StatusCode)
+		}
+	}
+}
+
+// Case pages carry OpenGraph and alternate links; topic pages link their feed.
+func TestWebCaseHead(t *testing.T) {
+	f := newFixture(t, Config{PublicURL: "https://cases.example"})
+	f.seedCases()
+	c := browser(t)
+	_, body := get(t, c, f.srv.URL+"/cases/CB-0003")
+	for _, w := range []string{
+		`<link rel="alternate" type="application/json" title="This case as JSON" href="/api/v1/cases/CB-0003">`,
+		`<link rel="alternate" type="application/atom+xml"`,
+		`<meta property="og:title" content="DNS解析超时导致服务不可用">`,
+		`<meta property="og:url" content="https://cases.example/cases/CB-0003">`,
+		`<meta property="og:type" content="article">`,
+		`<meta property="og:locale" content="zh_CN">`,
+		`<meta property="article:tag" content="kubernetes">`,
+		`<meta property="og:description" content="集群内DNS解析超时`,
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("case page lacks %s", w)
+		}
+	}
+	_, body = get(t, c, f.srv.URL+"/topics/k8s")
+	if !strings.Contains(body, `href="/api/v1/feed.atom?tag=kubernetes"`) || !strings.Contains(body, `<link rel="alternate" type="application/atom+xml" title="Cases tagged kubernetes" href="/api/v1/feed.atom?tag=kubernetes">`) {
+		t.Errorf("topic page does not link its feed")
 	}
 }
