@@ -160,4 +160,99 @@ func TestBrowser(t *testing.T) {
 	shot("draft-phone")
 	step("phone home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("ol.cases")))
 	shot("home-phone")
+
+	// Every page, at phone width: nothing wider than the screen, and no
+	// serious or critical finding of axe-core's rules run in the page.
+	axe := axeScript()
+	if axe == "" {
+		t.Log("no axe-core (npm install -g axe-core); accessibility rules not run")
+	}
+	sub, _, err := f.store.CreateSubmission("https://phone.example/post", "https://phone.example/post", "manual", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit := func(name, path, wait string) {
+		t.Helper()
+		start := time.Now()
+		defer func() { t.Logf("%s audited in %v", name, time.Since(start).Round(time.Millisecond)) }()
+		step(name, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS(wait)))
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w > phoneWidth {
+			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](widestJS))
+			t.Errorf("%s (%s) is %v px wide on a %d px phone; past the edge: %v", name, path, w, phoneWidth, wide)
+		}
+		shot(name + "-phone")
+		if axe == "" {
+			return
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](axe+";true")); err != nil {
+			t.Fatalf("load axe-core in %s: %v", name, err)
+		}
+		found, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeFinding](axeRunJS, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("axe-core in %s: %v", name, err)
+		}
+		for _, v := range found {
+			t.Errorf("%s (%s): axe %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
+		}
+	}
+	step("phone viewport", chromedp.EmulateViewport(phoneWidth, 844, chromedp.EmulateMobile))
+	for _, p := range []struct{ name, path, wait string }{
+		{"home", "/", "ol.cases"},
+		{"search", "/?q=kafka&sort=newest", "ol.cases"},
+		{"filtered", "/?category=capacity&language=en", "ol.cases"},
+		{"case", "/cases/CB-0001", "aside.facts"},
+		{"topic", "/topics/kubernetes", "ol.cases"},
+		{"submit", "/submit", "form"},
+		{"submission", "/submissions/" + sub.ID, "#state"},
+		{"not-found", "/cases/CB-9999", "main"},
+		{"queue", "/review", "table.queue"},
+		{"draft", "/review/drafts/" + f.drafts["zh"], "#edit-form"},
+		{"draft-evidence", "/review/drafts/CB-0004", "#source-text"},
+		{"history", "/review/cases/CB-0004/history", "main"},
+	} {
+		audit(p.name, p.path, p.wait)
+	}
+	// The tokens page is an admin's.
+	step("admin login", chromedp.Navigate(base+"/login"), chromedp.WaitVisible(chromedp.CSS("#token")),
+		chromedp.SetValue(chromedp.CSS("#token"), f.adminTok), chromedp.Click(chromedp.CSS("#login")), chromedp.WaitVisible(chromedp.CSS("table.queue")))
+	audit("tokens", "/review/tokens", "main")
+	audit("login", "/login", "#token")
+}
+
+// phoneWidth is a common phone's CSS width (iPhone 12 to 15).
+const phoneWidth = 390
+
+// widestJS names the elements whose right edge is past the viewport.
+const widestJS = `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " " + Math.round(e.getBoundingClientRect().right))`
+
+// axeRunJS runs axe-core's rules and keeps the serious and critical findings.
+const axeRunJS = `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(" ") + ": " + (n.failureSummary || ""))})))`
+
+type axeFinding struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// axeScript is axe-core's browser bundle: $AXE_CORE_JS, else where npm's
+// global install (.ci/run) or a Debian package would put it; "" if absent.
+func axeScript() string {
+	paths := []string{os.Getenv("AXE_CORE_JS"), "/usr/lib/node_modules/axe-core/axe.min.js", "/usr/local/lib/node_modules/axe-core/axe.min.js", "/usr/share/nodejs/axe-core/axe.min.js"}
+	if out, err := exec.Command("npm", "root", "-g").Output(); err == nil {
+		paths = append(paths, filepath.Join(strings.TrimSpace(string(out)), "axe-core", "axe.min.js"))
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			return string(b)
+		}
+	}
+	return ""
 }

@@ -114,9 +114,11 @@ type view struct {
 	Title    string
 	Reviewer *sinks.Reviewer
 	CSRF     string
-	Error    string
-	Notice   string
-	Path     string
+	// SessionCSRF is the session's token, for the logout form.
+	SessionCSRF string
+	Error       string
+	Notice      string
+	Path        string
 	// Base is the site's absolute address (Config.PublicURL), for links
 	// read off the page (OpenGraph, canonical).
 	Base string
@@ -134,7 +136,12 @@ func securityHeaders(w http.ResponseWriter) {
 func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, status int, v view) {
 	if sess, _, ok := s.session(r); ok && v.Reviewer == nil {
 		rv := sess.Reviewer
-		v.Reviewer, v.CSRF = &rv, sess.CSRF
+		// The page's own forms keep their token (login and submit carry a
+		// double-submit one); the header's logout form takes the session's.
+		v.Reviewer, v.SessionCSRF = &rv, sess.CSRF
+		if v.CSRF == "" {
+			v.CSRF = sess.CSRF
+		}
 	}
 	v.Path, v.Base = r.URL.Path, s.cfg.PublicURL
 	t := s.pages.t[name]

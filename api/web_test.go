@@ -471,3 +471,36 @@ func TestWebCaseHead(t *testing.T) {
 		t.Errorf("topic page does not link its feed")
 	}
 }
+
+// A logged-in reviewer's login and submit forms carry their own tokens
+// (the session's token had replaced them, so both forms always failed).
+func TestWebFormsWhileLoggedIn(t *testing.T) {
+	f := newFixture(t, Config{})
+	c := browser(t)
+	login := func(tok string) {
+		t.Helper()
+		_, page := get(t, c, f.srv.URL+"/login")
+		if resp, body := post(t, c, f.srv.URL+"/login", url.Values{"csrf": {lastCSRF(t, page)}, "token": {tok}}); resp.StatusCode != 303 {
+			t.Fatalf("login: %d %.300s", resp.StatusCode, body)
+		}
+	}
+	login(f.revTok)
+	login(f.adminTok) // switching user without logging out
+	if _, body := get(t, c, f.srv.URL+"/review"); !strings.Contains(body, "Log out admin") {
+		t.Fatal("second login did not take")
+	}
+	_, page := get(t, c, f.srv.URL+"/submit")
+	if resp, _ := post(t, c, f.srv.URL+"/submit", url.Values{"csrf": {lastCSRF(t, page)}, "url": {"https://example.org/logged-in"}}); resp.StatusCode != 303 {
+		t.Fatalf("submit while logged in: %d", resp.StatusCode)
+	}
+}
+
+// lastCSRF is the token of the page's own form, after the header's logout form.
+func lastCSRF(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfRe.FindAllStringSubmatch(page, -1)
+	if m == nil {
+		t.Fatalf("no CSRF field in page:\n%.500s", page)
+	}
+	return m[len(m)-1][1]
+}
