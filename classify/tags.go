@@ -10,6 +10,9 @@ import (
 	"github.com/casebook/casebook"
 )
 
+// tagComponentsFrom is how many of the leading tags may add a component.
+const tagComponentsFrom = 3
+
 // tagMatcher finds the vocabulary's tags in text.
 type tagAlias struct {
 	text  string // folded unless exact
@@ -209,6 +212,7 @@ func (a *analysis) fillTags(cs *casebook.Case) {
 		tags = tags[:maxTags]
 	}
 	cs.Tags = tags
+	cs.Components = componentsFromTags(cs.Components, tags, tagComponentsFrom)
 	if len(tags) > 0 {
 		cs.Extraction.Confidence["tags"] = 0.6
 		cs.Extraction.Evidence["tags"] = a.firstMentions(tags, func(u *unit) map[string]int { return tagCounts(u.text, u.low) })
