@@ -60,18 +60,7 @@ func contains(goldToks []string, goldJoined string, sent []string) bool {
 	if strings.Contains(goldJoined, " "+strings.Join(sent, " ")+" ") {
 		return true
 	}
-	bag := map[string]int{}
-	for _, t := range goldToks {
-		bag[t]++
-	}
-	hit := 0
-	for _, t := range sent {
-		if bag[t] > 0 {
-			bag[t]--
-			hit++
-		}
-	}
-	return len(sent) >= 4 && float64(hit) >= 0.8*float64(len(sent))
+	return len(sent) >= 4 && float64(clippedOverlap(goldToks, sent)) >= 0.8*float64(len(sent))
 }
 
 // sample is one sentence's features and, per model field, its label: 1, 0,

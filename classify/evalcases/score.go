@@ -56,17 +56,7 @@ func TokenF1(gold, pred string) float64 {
 		}
 		return 0
 	}
-	counts := map[string]int{}
-	for _, t := range g {
-		counts[t]++
-	}
-	shared := 0
-	for _, t := range p {
-		if counts[t] > 0 {
-			counts[t]--
-			shared++
-		}
-	}
+	shared := clippedOverlap(g, p)
 	if shared == 0 {
 		return 0
 	}
@@ -160,4 +150,20 @@ func LabelMatch(gold string, accept []string, pred string) bool {
 		}
 	}
 	return false
+}
+
+// clippedOverlap counts the tokens of p also in g, each gold token used once.
+func clippedOverlap(g, p []string) int {
+	counts := map[string]int{}
+	for _, t := range g {
+		counts[t]++
+	}
+	shared := 0
+	for _, t := range p {
+		if counts[t] > 0 {
+			counts[t]--
+			shared++
+		}
+	}
+	return shared
 }
