@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -62,17 +64,70 @@ func StartEmbedded(cfg EmbeddedConfig) (*server.Server, error) {
 		}
 		opts.Host, opts.Port = host, p
 	}
+	// JetStream needs to write its store: say so, naming the directory and
+	// the cause, rather than wait for a server that will never be ready.
+	if err := probeWritable(cfg.StoreDir); err != nil {
+		return nil, fmt.Errorf("embedded nats: JetStream store %s: %w", cfg.StoreDir, err)
+	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("embedded nats: %w", err)
 	}
+	errs := &lastError{}
+	ns.SetLoggerV2(errs, false, false, false)
 	go ns.Start()
 	if !ns.ReadyForConnections(15 * time.Second) {
 		ns.Shutdown()
+		if e := errs.get(); e != "" {
+			return nil, fmt.Errorf("embedded nats: %s", e)
+		}
 		return nil, errors.New("embedded nats: not ready after 15s")
 	}
 	return ns, nil
 }
+
+// probeWritable makes dir if needed and writes and removes a file in it.
+func probeWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".casebook-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	err = f.Close()
+	if rerr := os.Remove(name); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// lastError keeps the embedded server's last error or fatal line, so a
+// start that fails can say why; everything else is dropped (NoLog).
+type lastError struct {
+	mu  sync.Mutex
+	msg string
+}
+
+func (l *lastError) set(format string, v ...any) {
+	l.mu.Lock()
+	l.msg = fmt.Sprintf(format, v...)
+	l.mu.Unlock()
+}
+
+func (l *lastError) get() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.msg
+}
+
+func (l *lastError) Noticef(string, ...any)         {}
+func (l *lastError) Warnf(string, ...any)           {}
+func (l *lastError) Debugf(string, ...any)          {}
+func (l *lastError) Tracef(string, ...any)          {}
+func (l *lastError) Errorf(format string, v ...any) { l.set(format, v...) }
+func (l *lastError) Fatalf(format string, v ...any) { l.set(format, v...) }
 
 // Bus is a JetStream connection with casebook's streams, consumers and object store.
 type Bus struct {

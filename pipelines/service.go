@@ -142,6 +142,11 @@ func Start(ctx context.Context, cfg ServeConfig) (*Service, error) {
 	} else if n > 0 {
 		cfg.Log.Info("re-published submissions a previous run had not enqueued", "count", n)
 	}
+	// Work the streams lost (their directory gone, a power loss) is asked
+	// again now, not after ReconcileAfter.
+	if _, err := sub.ReconcileLost(ctx); err != nil {
+		cfg.Log.Warn("start-up reconcile against the work stream failed; the periodic one will catch up", "err", err)
+	}
 
 	runners, err := BuildRunners(s.Bus, cfg.Stages, s.Store, cfg.Fetch, cfg.Runner)
 	if err != nil {

@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/sinks"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Submitter turns a URL into a queued submission. The submission is written
@@ -140,6 +142,82 @@ func (s *Submitter) Replay(ctx context.Context) (int, error) {
 			return n, err
 		}
 		n++
+	}
+	return n, nil
+}
+
+// maxInFlightScan bounds the start-up scan of the work stream; past it the
+// periodic Reconcile is left to catch what was lost.
+const maxInFlightScan = 100_000
+
+// InFlight names the submissions that have a message in the work stream
+// (queued, held by a worker, or deferred for politeness), reading only the
+// stream's live messages one by one; ok is false when there were too many
+// to look at.
+func (b *Bus) InFlight(ctx context.Context) (ids map[string]bool, ok bool, err error) {
+	st, err := b.JS.Stream(ctx, StreamWork)
+	if err != nil {
+		return nil, false, err
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	ids = map[string]bool{}
+	if info.State.Msgs == 0 {
+		return ids, true, nil
+	}
+	if info.State.Msgs > maxInFlightScan {
+		return nil, false, nil
+	}
+	seq := info.State.FirstSeq
+	for n := uint64(0); n <= info.State.Msgs; n++ {
+		m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject("casebook.work.>"))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("scan %s at %d: %w", StreamWork, seq, err)
+		}
+		if id := m.Header.Get(HeaderSubmission); id != "" {
+			ids[id] = true
+		}
+		seq = m.Sequence + 1
+	}
+	return ids, true, nil
+}
+
+// ReconcileLost re-publishes at once every unfinished submission that has no
+// message in the work stream: what losing the JetStream directory (or a
+// power loss inside its fsync interval) leaves behind. Run at start, before
+// any worker of this process takes a message; a submission whose message is
+// only being handed between stages always has one in the stream (a worker
+// publishes its output before it acks its input).
+func (s *Submitter) ReconcileLost(ctx context.Context) (int, error) {
+	open, err := s.Store.Stale(time.Now().Add(time.Hour))
+	if err != nil || len(open) == 0 {
+		return 0, err
+	}
+	live, ok, err := s.Bus.InFlight(ctx)
+	if err != nil || !ok {
+		return 0, err
+	}
+	n := 0
+	for _, rec := range open {
+		if live[rec.ID] {
+			continue
+		}
+		task := FetchTask{SubmissionID: rec.ID, URL: rec.URL, Origin: rec.Origin}
+		if err := s.Bus.Publish(ctx, SubjectFetch, rec.ID+":fetch:lost:"+rec.UpdatedAt, rec.ID, task); err != nil {
+			return n, err
+		}
+		if err := s.Store.Touch(rec.ID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if n > 0 {
+		s.Log.Warn("re-published unfinished submissions the work stream had lost", "count", n, "unfinished", len(open))
 	}
 	return n, nil
 }
