@@ -42,6 +42,7 @@ func (a *analysis) fill(cs *casebook.Case, m *FieldModel, lang string) {
 		byField = a.byField(route, cs)
 		a.putText(cs, byField, true)
 	}
+	a.fillTriggerDescription(cs)
 	a.fillSummary(cs, byField)
 }
 

@@ -254,3 +254,40 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		}
 	}
 }
+
+// fillTriggerDescription tells the trigger, when no sentence was routed to
+// it, by the first sentence that states its kind as an event. It runs after
+// the text fields are final.
+func (a *analysis) fillTriggerDescription(cs *casebook.Case) {
+	if cs.Trigger.Description != "" || cs.Trigger.Kind == "" || cs.Trigger.Kind == "latent" {
+		return
+	}
+	if u := a.eventSentence(cs.Trigger.Kind); u != nil {
+		cs.Trigger.Description = u.text
+		cs.Extraction.Evidence["trigger"] = []casebook.Span{{Start: u.start, End: u.end}}
+		cs.Extraction.Confidence["trigger"] = 0.35
+	}
+}
+
+// eventSentence is the first sentence of the story that tells a trigger of
+// kind as an event by its own words ("traffic jumped from", "was pushed",
+// "升级到"), outside fixes, plans and lessons: the trigger as told, when no
+// sentence was routed to the trigger.
+func (a *analysis) eventSentence(kind string) *unit {
+	events := triggerEvents[kind]
+	if len(events) == 0 {
+		return nil
+	}
+	for i := range a.units {
+		u := &a.units[i]
+		if u.assigned == fRemediation || u.assigned == fActionItems || u.assigned == fLessons {
+			continue
+		}
+		hit := false
+		compiled(events).each(u.low, func(int) bool { hit = true; return false })
+		if hit {
+			return u
+		}
+	}
+	return nil
+}

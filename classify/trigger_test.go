@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -153,5 +154,26 @@ func TestFieldScoresOneCountPerWord(t *testing.T) {
 		if got := fieldScores(toLower(s))[fRemediation]; got != 2 {
 			t.Errorf("%q: remediation %.2f, want 2 (one strong cue)", s, got)
 		}
+	}
+}
+
+// With no sentence routed to the trigger, the first sentence of the story
+// that tells the trigger's kind as an event describes it; one inside the
+// fix does not.
+func TestTriggerDescriptionFromEventSentence(t *testing.T) {
+	cases := []struct {
+		name, md, want string
+	}{
+		{"en", "# Postmortem: checkout slowed down\n\nAt 14:05 requests to checkout jumped from 200 to 3000 per second after a newsletter.\n\n## Root cause\n\nThe root cause was that the connection pool was exhausted by the surge in traffic.\n\n## Resolution\n\n- We raised the pool size.\n", "jumped from 200"},
+		{"ru", "# Разбор: корзина тормозила\n\nВ 14:05 после рассылки начался резкий рост запросов к корзине.\n\n## Причина\n\nПричиной стал исчерпанный пул соединений при наплыве пользователей.\n\n## Решение\n\n- Увеличили пул.\n", "резкий рост"},
+		{"zh", "# 故障复盘：下单接口变慢\n\n14点05分活动开始后，下单接口的请求量暴涨。\n\n## 根本原因\n\n根本原因是请求量暴涨时数据库连接数被打满。\n\n## 解决方案\n\n- 调大连接池。\n", "请求量暴涨"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := classifyMarkdown(t, tc.md)
+			if c.Trigger.Kind != "traffic-surge" || !strings.Contains(c.Trigger.Description, tc.want) {
+				t.Errorf("trigger %q %q, want traffic-surge told by %q", c.Trigger.Kind, c.Trigger.Description, tc.want)
+			}
+		})
 	}
 }
