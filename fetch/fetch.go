@@ -157,7 +157,7 @@ func New(cfg Config) (*Fetcher, error) {
 	}
 	tr := &http.Transport{
 		Proxy:                  nil,
-		DialContext:            g.dialer(cfg).DialContext,
+		DialContext:            absoluteName(g.dialer(cfg).DialContext),
 		TLSClientConfig:        tlsConf,
 		TLSHandshakeTimeout:    cfg.TLSTimeout,
 		ResponseHeaderTimeout:  cfg.HeaderTimeout,

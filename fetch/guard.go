@@ -232,3 +232,16 @@ func (g *guard) dialer(cfg Config) *net.Dialer {
 		ControlContext: g.control,
 	}
 }
+
+// absoluteName dials "host.:port" as "host:port": the trailing dot of a
+// fully qualified name names the same host, and not every resolver path
+// (the hosts file) knows it, so "localhost." is judged by the guard as the
+// loopback address it is instead of failing as an unknown name.
+func absoluteName(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, port, err := net.SplitHostPort(addr); err == nil && len(host) > 1 && strings.HasSuffix(host, ".") {
+			addr = net.JoinHostPort(strings.TrimSuffix(host, "."), port)
+		}
+		return dial(ctx, network, addr)
+	}
+}

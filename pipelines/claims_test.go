@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/pipelines"
 )
 
@@ -127,5 +129,31 @@ func TestAdminTokenNeverOverwritten(t *testing.T) {
 	}
 	if tok, _ := os.ReadFile(side[0]); !strings.HasPrefix(string(tok), "cbk_") {
 		t.Fatalf("new token file holds %q", tok)
+	}
+}
+
+// A host with a trailing dot is the same host: "localhost." is refused at
+// once as the loopback address it is, not retried into "nats: invalid key".
+func TestTrailingDotHostRefusedAsItsAddress(t *testing.T) {
+	data := t.TempDir()
+	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
+		DataDir: data, HTTPAddr: "127.0.0.1:0", Log: testLogger(t),
+		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
+		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	tok, _ := os.ReadFile(filepath.Join(data, pipelines.AdminTokenFile))
+	c := &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}
+	sub, status := submit(t, c, "http://localhost.:9/postmortem")
+	if status != http.StatusAccepted {
+		t.Fatalf("submit: %d %+v", status, sub)
+	}
+	done := waitTerminal(t, c, sub.ID)
+	if done.State != casebook.StateFailed || strings.Contains(done.Error, "invalid key") || strings.Contains(done.Error, "dead-lettered") ||
+		!(strings.Contains(done.Error, "127.0.0.1") || strings.Contains(done.Error, "loopback") || strings.Contains(done.Error, "::1")) {
+		t.Fatalf("localhost.: %+v, want failed at once, refused as its loopback address", done)
 	}
 }

@@ -207,13 +207,20 @@ func (l *HostLimiter) Policy(ctx context.Context) Politeness {
 	return p
 }
 
-// HostKey is the bucket key for a host: KV keys allow only [-/_=.A-Za-z0-9],
-// so anything else (':' of IPv6, IDN bytes) is hex-escaped.
+// HostKey is the bucket key for a host: KV keys allow only [-/_=.A-Za-z0-9]
+// with no empty token between dots, so anything else (':' of IPv6, IDN
+// bytes, a dot that would leave an empty token) is hex-escaped. A trailing
+// dot names the same host ("localhost." is localhost) and is dropped, so the
+// host gets one key and its real address reaches the fetch guard.
 func HostKey(prefix, host string) string {
 	var b strings.Builder
 	b.WriteString(prefix)
-	for _, c := range []byte(strings.ToLower(host)) {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	for i := 0; i < len(h); i++ {
+		c := h[i]
 		switch {
+		case c == '.' && (i == 0 || h[i-1] == '.' || i == len(h)-1):
+			fmt.Fprintf(&b, "_%02x", c)
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '.':
 			b.WriteByte(c)
 		default:

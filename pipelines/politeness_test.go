@@ -21,6 +21,7 @@ import (
 func TestHostKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"Example.COM": "h_example.com", "127.0.0.1": "h_127.0.0.1", "::1": "h__3a_3a1", "xn--80ak6aa92e.com": "h_xn--80ak6aa92e.com",
+		"localhost.": "h_localhost", "Example.com.": "h_example.com", "a..b": "h_a._2eb", ".a": "h__2ea", "a..": "h_a_2e",
 	} {
 		if got := HostKey("h_", in); got != want {
 			t.Errorf("HostKey(%q) = %q, want %q", in, got, want)
