@@ -225,7 +225,12 @@ func TestPolitenessAcrossProcesses(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests from %v; smallest gap %s (min delay %s); peak in flight %d", len(reqs), agents, minGap, delay, peak.Load())
-	if minGap < delay-10*time.Millisecond {
+	// The limiter spaces the starts of requests (its lease times); the
+	// server sees arrivals, which carry the scheduling delay of two loaded
+	// processes on one machine. A fifth of the delay is well above that
+	// jitter and far below what a broken limiter gives (two workers at once
+	// arrive microseconds apart).
+	if minGap < delay-delay/5 {
 		t.Errorf("two requests only %s apart, min delay %s", minGap, delay)
 	}
 	if p := peak.Load(); p > 1 {
