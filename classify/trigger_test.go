@@ -60,6 +60,10 @@ func TestBestTriggerEventsAndSchedules(t *testing.T) {
 		{"the upload code mishandled an error returned during the github outage", "dependency-event"},
 		{"из-за сбоя у провайдера часть запросов терялась", "dependency-event"},
 		{"云厂商故障导致对象存储的写入全部超时", "dependency-event"},
+		// operator work, planned or by mistake
+		{"the day before, we scaled the worker pool from 20 to 60 nodes", "maintenance"},
+		{"коллега случайно удалил каталог с конфигурацией на сервере", "maintenance"},
+		{"同事误删了存放节点信息的命名空间", "maintenance"},
 	}
 	for _, tc := range cases {
 		if got, _ := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want {
