@@ -2,6 +2,7 @@ package classify
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,8 +22,15 @@ var (
 		regexp.MustCompile(`(?:[Вв] компании|[Кк]омпания|[Мм]ы в компании) «?([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»?`),
 		regexp.MustCompile(`在(\p{Han}{2,6}?)(?:公司|集团)[，,]?我们`),
 	}
-	ruQuotedName = regexp.MustCompile(`«([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»`)
+	// orgTextAnchors are the words one of which each pattern of orgTextRes
+	// needs, checked first.
+	orgTextAnchors = [][]string{{" we", " our"}, {"e at "}, {"омпани"}, {"公司"}}
+	ruQuotedName   = regexp.MustCompile(`«([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»`)
 )
+
+// orgTextScan is how much of the text is read for an organisation naming
+// itself: a post says who "we" are near its start.
+const orgTextScan = 8000
 
 // notOrgWords are capitalised words the patterns catch that name no
 // organisation ("At first, we", "At the time we", "At 10:00 we").
@@ -35,10 +43,13 @@ const zhNotOrg = "上前这那某一我本该大小其别每另"
 
 // textOrganization returns the organisation the text names as its own, or "".
 func textOrganization(title, text string) string {
-	if len(text) > 20000 {
-		text = text[:20000]
+	if len(text) > orgTextScan {
+		text = text[:orgTextScan]
 	}
-	for _, re := range orgTextRes {
+	for i, re := range orgTextRes {
+		if !slices.ContainsFunc(orgTextAnchors[i], func(a string) bool { return strings.Contains(text, a) }) {
+			continue // the pattern's fixed word is absent: skip the costly scan
+		}
 		for _, m := range re.FindAllStringSubmatch(text, 5) {
 			if name := strings.TrimRight(m[1], ".-"); orgName(name) {
 				return name

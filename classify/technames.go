@@ -109,19 +109,21 @@ func (a *analysis) techNameCounts() map[string]int {
 	out := map[string]int{}
 	plain := map[string]int{} // lower-case words as written
 	for _, u := range a.units {
-		for _, w := range techWordRe.FindAllString(u.text, -1) {
-			w = strings.TrimRight(w, ".-_")
-			if strings.ToLower(w) == w {
+		latinWords(u.text, func(w string) {
+			if !hasUpperASCII(w) {
 				plain[w]++
+				if !strings.ContainsAny(w, ".-") && !techSuffix.MatchString(w) {
+					return // a plain word: the common case, no candidate
+				}
 			}
 			if !techCandidate(w) {
-				continue
+				return
 			}
 			if _, known := casebook.NormalizeTag(w); known {
-				continue // the table counts it already
+				return // the table counts it already
 			}
 			out[techSlug(w)]++
-		}
+		})
 	}
 	for slug, n := range out {
 		// a word also written in lower case as often is an ordinary word
@@ -153,4 +155,39 @@ func titleWords(w string) int {
 		}
 	}
 	return n
+}
+
+// latinWords calls fn for each run of ASCII letters and digits (joined by
+// single dots, hyphens or underscores) in s that starts with a letter, as
+// techWordRe finds them, without the regular expression's cost per unit.
+func latinWords(s string, fn func(w string)) {
+	isAlnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) {
+			if isAlnum(s[j]) {
+				j++
+			} else if (s[j] == '.' || s[j] == '-' || s[j] == '_') && j+1 < len(s) && isAlnum(s[j+1]) {
+				j += 2
+			} else {
+				break
+			}
+		}
+		fn(s[i:j])
+		i = j
+	}
+}
+
+func hasUpperASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
