@@ -283,6 +283,29 @@ func BenchmarkLoopback(b *testing.B) {
 		lang := []string{"en", "en", "ru", "zh"}[r.IntN(4)]
 		queries[i] = "/api/v1/search?q=" + url.QueryEscape(g.words(lang, 1+r.IntN(3)))
 	}
+	// The same queries narrowed by a list filter, some ordered by date and
+	// some with an excluded word (the paths search gained for issue #13).
+	filtered := make([]string, 5_000)
+	for i := range filtered {
+		lang := []string{"en", "en", "ru", "zh"}[r.IntN(4)]
+		words := g.words(lang, 1+r.IntN(3))
+		if r.IntN(4) == 0 {
+			words += " -" + g.words(lang, 1)
+		}
+		q := "/api/v1/search?q=" + url.QueryEscape(words)
+		switch r.IntN(3) {
+		case 0:
+			q += "&language=" + []string{"en", "ru", "zh"}[r.IntN(3)]
+		case 1:
+			q += "&tag=" + tags[r.IntN(len(tags))]
+		default:
+			q += "&year=" + strconv.Itoa(2015+r.IntN(10))
+		}
+		if r.IntN(2) == 0 {
+			q += "&sort=newest"
+		}
+		filtered[i] = q
+	}
 	const conc = 4
 	cases := []struct {
 		name  string
@@ -294,6 +317,7 @@ func BenchmarkLoopback(b *testing.B) {
 		{"get", api, 20_000, func(i int) string { return ids[i%len(ids)] }},
 		{"list-tag", api, 5_000, func(i int) string { return tagPaths[i%len(tagPaths)] }},
 		{"search", api, 5_000, func(i int) string { return queries[i%len(queries)] }},
+		{"search-filt", api, 5_000, func(i int) string { return filtered[i%len(filtered)] }},
 	}
 	var base loadResult
 	for _, c := range cases {

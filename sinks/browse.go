@@ -71,9 +71,7 @@ func (s *Store) FacetsOf(q string, o SearchOptions) (ResultFacets, error) {
 		} else {
 			pairs := o.Filter.pairs()
 			counts := tx.Bucket(bIdxCount)
-			sort.Slice(pairs, func(i, j int) bool {
-				return getCount(counts, countKey(pairs[i][0], pairs[i][1])) < getCount(counts, countKey(pairs[j][0], pairs[j][1]))
-			})
+			rarestFirst(counts, pairs)
 			walkSeqs(idx.Cursor(), idxPrefix(pairs[0][0], pairs[0][1]), false, ^uint64(0), func(k, v []byte) bool {
 				seq := keySeq(k)
 				for _, p := range pairs[1:] {

@@ -474,6 +474,14 @@ func (s *Store) ListCasesWith(f Filter, o ListOptions, cursor string, limit int)
 	return out, next, err
 }
 
+// rarestFirst orders filter pairs by how many cases carry them, so a walk
+// reads the shortest posting list and looks the others up.
+func rarestFirst(counts *bolt.Bucket, pairs [][2]string) {
+	sort.Slice(pairs, func(i, j int) bool {
+		return getCount(counts, countKey(pairs[i][0], pairs[i][1])) < getCount(counts, countKey(pairs[j][0], pairs[j][1]))
+	})
+}
+
 // walkSeqs visits the entries under prefix newest first from below before,
 // or oldest first from above after, until visit returns false.
 func walkSeqs(cur *bolt.Cursor, prefix []byte, oldest bool, from uint64, visit func(k, v []byte) bool) {
@@ -564,9 +572,7 @@ func (s *Store) listCases(f Filter, o ListOptions, cursor string, limit int, emi
 		}
 		pairs := f.pairs()
 		// Walk the rarest posting list; check the others by point lookups.
-		sort.Slice(pairs, func(i, j int) bool {
-			return getCount(counts, countKey(pairs[i][0], pairs[i][1])) < getCount(counts, countKey(pairs[j][0], pairs[j][1]))
-		})
+		rarestFirst(counts, pairs)
 		walkSeqs(idx.Cursor(), idxPrefix(pairs[0][0], pairs[0][1]), oldest, from, func(k, v []byte) bool {
 			seq := keySeq(k)
 			for _, p := range pairs[1:] {

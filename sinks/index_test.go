@@ -628,6 +628,9 @@ func TestSearchWith(t *testing.T) {
 		{"database", SearchOptions{Filter: Filter{Year: 2022, Organization: "acme"}}, []string{"CB-0004"}},
 		{"database", SearchOptions{Filter: Filter{Language: "ru"}}, []string{}},
 		{"database", SearchOptions{Filter: Filter{Component: "dns"}}, []string{}},
+		// Cases hold both words but not the tag: nothing, not the OR fallback.
+		{"database failover", SearchOptions{Filter: Filter{Tag: "redis"}}, []string{}},
+		{"database failover -slow", SearchOptions{}, []string{}},
 		{"stalled", SearchOptions{Filter: Filter{Category: "software-defect"}}, []string{"CB-0001"}},
 		// An alias finds the cases carrying its tag, in any language.
 		{"k8s", SearchOptions{Sort: SortNewest}, []string{"CB-0004", "CB-0003"}},

@@ -338,10 +338,13 @@ func hitsTx(tx *bolt.Tx, plan queryPlan, o SearchOptions) []hit {
 		return true
 	}
 	var hits []hit
+	matched := 0
 	if !missing {
-		hits = andHits(tx, cls, o.Sort == SortOldest, keeps)
+		hits, matched = andHits(tx, cls, o.Sort == SortOldest, keeps)
 	}
-	if len(hits) == 0 {
+	// The OR fallback is for words no case has together; when cases have
+	// them all and the filters or exclusions leave none, none is the answer.
+	if len(hits) == 0 && matched == 0 {
 		acc := map[uint64]float64{}
 		for _, c := range all {
 			for _, a := range c.alts {
@@ -384,8 +387,9 @@ func weightOf(a alt, v []byte) float64 {
 
 // andHits walks the rarest clause (newest first, or oldest first) for at
 // most maxDriverScan entries per alternative and keeps the cases every
-// other clause holds.
-func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) bool) []hit {
+// other clause holds; matched counts those holding every word, before the
+// filters and exclusions.
+func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) bool) (hits []hit, matched int) {
 	postings, idx := tx.Bucket(bTerms), tx.Bucket(bIdx)
 	d := 0
 	for i := range cls {
@@ -448,7 +452,6 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 		}
 		others = append(others, o)
 	}
-	var hits []hit
 	for _, seq := range seqs {
 		sc, ok := score[seq], true
 		for i := range others {
@@ -464,11 +467,17 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 			}
 			sc += best
 		}
-		if ok && keeps(seq, d) {
+		if !ok {
+			continue
+		}
+		if !cls[d].filter {
+			matched++
+		}
+		if keeps(seq, d) {
 			hits = append(hits, hit{seq, sc})
 		}
 	}
-	return hits
+	return hits, matched
 }
 
 // phraseHits keeps the hits whose searched text holds every phrase of the
