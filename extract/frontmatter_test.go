@@ -169,3 +169,19 @@ func FuzzFrontMatter(f *testing.F) {
 		}
 	})
 }
+
+// Plain text gets the date and the organisation its address gives, as
+// Markdown does.
+func TestTextDateAndOrganization(t *testing.T) {
+	d, err := Extract([]byte("Cache outage\n\nThe cache went down for an hour.\n"), Options{URL: "https://github.com/acme/postmortems/blob/main/notes/2019/04/05/cache.txt", Format: FormatText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Organization != "acme" || d.Published != "" {
+		t.Errorf("organization %q published %q, want acme and no date (a postmortems repository)", d.Organization, d.Published)
+	}
+	d, _ = Extract([]byte("Cache outage\n\nThe cache went down for an hour.\n"), Options{Name: "posts/2019-04-05-cache.txt", Format: FormatText})
+	if d.Published != "2019-04-05" {
+		t.Errorf("published %q, want the file name's date", d.Published)
+	}
+}

@@ -43,5 +43,12 @@ func extractText(raw []byte, opts Options) (*Document, error) {
 	flush()
 	b.finish(d)
 	d.Published = leadingDate(d)
+	if d.Published == "" {
+		d.Published = pathDate(opts.URL)
+	}
+	if d.Published == "" {
+		d.Published = pathDate(opts.Name)
+	}
+	d.Organization = documentOrganization(opts.URL, "")
 	return d, nil
 }
