@@ -1,6 +1,7 @@
 package casebook
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -195,6 +196,24 @@ func NormalizeTag(s string) (string, bool) {
 	slug, ok := tagIndex[k]
 	return slug, ok
 }
+
+// TagSlug is the slug a reviewer's tag is stored under. Tags are an open
+// vocabulary (vocabulary.md): an alias of the table maps to its slug
+// ("k8s" -> kubernetes), and any other name already written as a slug
+// ("searxng", "crates.io") is kept as it is, lower-cased, so that a tag the
+// classifier only suggested can be adopted. Free text is not a slug.
+func TagSlug(s string) (string, bool) {
+	if slug, ok := NormalizeTag(s); ok {
+		return slug, true
+	}
+	k := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "#")))
+	if len(k) > 64 || !tagSlugRe.MatchString(k) {
+		return "", false
+	}
+	return k, true
+}
+
+var tagSlugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*$`)
 
 // TagSlugs returns every tag slug, sorted.
 func TagSlugs() []string {

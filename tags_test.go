@@ -71,3 +71,27 @@ func TestTagSlugsAndGeneralVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestTagSlug: the table's aliases map to slugs, a new name written as a
+// slug is kept (tags are an open vocabulary), free text is refused.
+func TestTagSlug(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"k8s", "kubernetes", true},
+		{"Постгрес", "postgresql", true},
+		{"SearXNG", "searxng", true},
+		{"crates.io", "crates.io", true},
+		{"#envoy-gateway", "envoy-gateway", true},
+		{"no such tag", "", false},
+		{"tag/with/slash", "", false},
+		{"", "", false},
+		{"数据库连接池", "", false},
+	} {
+		got, ok := TagSlug(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("TagSlug(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

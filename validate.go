@@ -164,8 +164,8 @@ func ValidateEdit(c *Case) error {
 		return fieldErr("tags", "has %d items, over the limit of %d", len(c.Tags), MaxTags)
 	}
 	for i, t := range c.Tags {
-		if slug, ok := NormalizeTag(t); !ok || !tagRe.MatchString(slug) {
-			return fieldErr(fmt.Sprintf("tags[%d]", i), "%q is not in the tag vocabulary", clip(t))
+		if slug, ok := TagSlug(t); !ok || !tagRe.MatchString(slug) {
+			return fieldErr(fmt.Sprintf("tags[%d]", i), "%q is neither a tag of the table nor a slug (a-z 0-9 . + -)", clip(t))
 		}
 	}
 	for _, l := range []struct {

@@ -59,7 +59,7 @@ func TestValidateEdit(t *testing.T) {
 		{"detection", "detection.method", func(c *Case) { c.Detection.Method = "psychic" }},
 		{"component", "components[1]", func(c *Case) { c.Components = []string{"dns", "mainframe"} }},
 		{"too many components", "components", func(c *Case) { c.Components = many(len(Components)+1, "dns") }},
-		{"unknown tag", "tags[0]", func(c *Case) { c.Tags = []string{"no-such-tag-xyz"} }},
+		{"tag that is no slug", "tags[0]", func(c *Case) { c.Tags = []string{"no such/tag!"} }},
 		{"too many tags", "tags", func(c *Case) { c.Tags = many(MaxTags+1, "kafka") }},
 		{"100,000 steps", "remediation", func(c *Case) { c.Remediation = many(100000, "step") }},
 		{"long step", "action_items[0]", func(c *Case) { c.ActionItems = []string{strings.Repeat("a", MaxListItemBytes+1)} }},

@@ -555,12 +555,12 @@ func applyEdit(c, e *casebook.Case) error {
 		return err
 	}
 	// Tags are stored as slugs: an alias a reviewer typed ("k8s") becomes
-	// its slug, an unknown tag is refused.
+	// its slug, a new slug is kept (an open vocabulary), free text is refused.
 	tags := make([]string, 0, len(e.Tags))
 	for _, t := range e.Tags {
-		slug, ok := casebook.NormalizeTag(t)
+		slug, ok := casebook.TagSlug(t)
 		if !ok {
-			return fmt.Errorf("tag %q is not in the tag vocabulary: %w", t, sinks.ErrInvalid)
+			return fmt.Errorf("tag %q is not a slug: %w", t, sinks.ErrInvalid)
 		}
 		if !slices.Contains(tags, slug) {
 			tags = append(tags, slug)
