@@ -24,6 +24,10 @@ type Submission struct {
 	// Origin is "manual" or "crawl:<source>"; manual submissions below the
 	// relevance threshold still become drafts. Extension of the issue's shape.
 	Origin string `json:"origin,omitempty"`
+	// Attempts counts the failed tries of the stage it is in while that
+	// stage retries it (Error then holds the last one's error); cleared when
+	// it moves on. Extension of the issue's shape.
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // Terminal reports whether the submission has reached a final state.

@@ -6,12 +6,16 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -257,3 +261,61 @@ func sniffType(b []byte, urlPath string) string {
 	}
 	return media
 }
+
+// stallError is the cause a rate watch cancels a fetch with.
+type stallError struct {
+	got      int64
+	window   time.Duration
+	minRate  int64
+	received int64
+}
+
+func (e *stallError) Error() string {
+	return fmt.Sprintf("%d bytes in %s, under the minimum of %d B/s (%d bytes received in all)", e.got, e.window, e.minRate, e.received)
+}
+
+// rateWatch counts a body's bytes and cancels the fetch when a window of
+// `window` brings fewer than minRate bytes a second: a server that drips a
+// byte now and then never hits a read timeout, so the rate is what counts.
+type rateWatch struct {
+	r    io.Reader
+	n    atomic.Int64
+	done chan struct{}
+	once sync.Once
+}
+
+func watchRate(ctx context.Context, r io.Reader, minRate int64, window time.Duration, cancel context.CancelCauseFunc) *rateWatch {
+	w := &rateWatch{r: r, done: make(chan struct{})}
+	if minRate <= 0 || window <= 0 {
+		return w
+	}
+	go func() {
+		t := time.NewTicker(window)
+		defer t.Stop()
+		var last int64
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				cur := w.n.Load()
+				if got := cur - last; float64(got) < float64(minRate)*window.Seconds() {
+					cancel(&stallError{got: got, window: window, minRate: minRate, received: cur})
+					return
+				}
+				last = cur
+			}
+		}
+	}()
+	return w
+}
+
+func (w *rateWatch) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	w.n.Add(int64(n))
+	return n, err
+}
+
+func (w *rateWatch) stop() { w.once.Do(func() { close(w.done) }) }

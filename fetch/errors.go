@@ -29,6 +29,8 @@ const (
 	KindEncoding ErrorKind = "encoding"
 	// KindNetwork is any other transport failure (connection reset mid-body...).
 	KindNetwork ErrorKind = "network"
+	// KindStalled is a body arriving below the minimum rate (Config.MinRate).
+	KindStalled ErrorKind = "stalled"
 )
 
 // Error is a failed fetch. It is returned wrapped in casebook.Permanent when

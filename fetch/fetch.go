@@ -38,6 +38,12 @@ type Config struct {
 	TLSTimeout     time.Duration // default 10s
 	HeaderTimeout  time.Duration // time to response headers after the request is written, default 15s
 	TotalTimeout   time.Duration // whole fetch including the body, default 60s
+	// A body that arrives slower than MinRate bytes a second over any
+	// StallAfter window is cut off as stalled (a slow-drip server), long
+	// before TotalTimeout. Defaults 1024 B/s and 15 s; a negative MinRate
+	// turns the check off.
+	MinRate    int64
+	StallAfter time.Duration
 
 	MaxRedirects int // default 5; negative follows none
 
@@ -56,6 +62,8 @@ const (
 	DefaultTLSTimeout     = 10 * time.Second
 	DefaultHeaderTimeout  = 15 * time.Second
 	DefaultTotalTimeout   = 60 * time.Second
+	DefaultMinRate        = 1024
+	DefaultStallAfter     = 15 * time.Second
 	DefaultMaxRedirects   = 5
 )
 
@@ -74,6 +82,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.HeaderTimeout <= 0 {
 		c.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if c.MinRate == 0 {
+		c.MinRate = DefaultMinRate
+	}
+	if c.StallAfter <= 0 {
+		c.StallAfter = DefaultStallAfter
 	}
 	if c.TotalTimeout <= 0 {
 		c.TotalTimeout = DefaultTotalTimeout
@@ -272,6 +286,8 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.TotalTimeout)
 	defer cancel()
+	ctx, stall := context.WithCancelCause(ctx)
+	defer stall(nil)
 	tracker := &phaseTracker{}
 	ctx = httptrace.WithClientTrace(ctx, tracker.trace())
 
@@ -343,7 +359,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Page, error) {
 		return nil, tooLarge(page.URL, limit).result()
 	}
 
-	raw, err := readBody(resp.Body, contentEncodings(resp.Header), limit, req.Truncate)
+	watch := watchRate(ctx, resp.Body, f.cfg.MinRate, f.cfg.StallAfter, stall)
+	raw, err := readBody(watch, contentEncodings(resp.Header), limit, req.Truncate)
+	watch.stop()
 	if err != nil {
 		return nil, f.bodyError(parent, ctx, page.URL, limit, err)
 	}
@@ -415,6 +433,10 @@ func (f *Fetcher) bodyError(parent, ctx context.Context, url string, limit int64
 	var de *decodeError
 	if errors.As(err, &de) {
 		return newError(KindEncoding, url, de.permanent, de.err, "cannot decode body: %v", de.err).result()
+	}
+	var se *stallError
+	if errors.As(context.Cause(ctx), &se) {
+		return newError(KindStalled, url, false, se, "transfer stalled: %v", se)
 	}
 	if e := f.deadline(parent, ctx, url); e != nil {
 		return e

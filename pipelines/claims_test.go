@@ -3,6 +3,7 @@ package pipelines_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/api"
+	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
 )
 
@@ -155,5 +157,70 @@ func TestTrailingDotHostRefusedAsItsAddress(t *testing.T) {
 	if done.State != casebook.StateFailed || strings.Contains(done.Error, "invalid key") || strings.Contains(done.Error, "dead-lettered") ||
 		!(strings.Contains(done.Error, "127.0.0.1") || strings.Contains(done.Error, "loopback") || strings.Contains(done.Error, "::1")) {
 		t.Fatalf("localhost.: %+v, want failed at once, refused as its loopback address", done)
+	}
+}
+
+// A slow-drip server: the transfer is cut off as stalled, the submission
+// shows the attempt count and the error while it is retried (API, web page),
+// and a second stall ends it as failed, not after five full timeouts.
+func TestSlowDripSubmissionShowsRetriesThenFails(t *testing.T) {
+	drip := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		for i := 0; i < 400; i++ {
+			if _, err := w.Write([]byte("<p>")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}))
+	defer drip.Close()
+	data := t.TempDir()
+	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
+		DataDir: data, HTTPAddr: "127.0.0.1:0", Log: testLogger(t),
+		Fetch:      fetch.Config{AllowPrivateNetworks: true, MinRate: 1000, StallAfter: 300 * time.Millisecond},
+		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 3 * time.Second }},
+		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	tok, _ := os.ReadFile(filepath.Join(data, pipelines.AdminTokenFile))
+	c := &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}
+	start := time.Now()
+	sub, _ := submit(t, c, drip.URL+"/slow")
+	// While it waits for its retry, the submission says why.
+	var seen casebook.Submission
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := c.Do(context.Background(), "GET", "/api/v1/submissions/"+sub.ID, nil, &seen); err != nil {
+			t.Fatal(err)
+		}
+		if seen.Attempts > 0 || seen.Terminal() {
+			break
+		}
+	}
+	if seen.State != casebook.StateFetching || seen.Attempts != 1 || !strings.Contains(seen.Error, "stalled") {
+		t.Fatalf("while retried: %+v, want fetching with attempts 1 and the stall error", seen)
+	}
+	resp, err := http.Get("http://" + svc.Addr + "/submissions/" + sub.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), `<dd id="attempts">1 failed, retrying</dd>`) || !strings.Contains(string(page), "stalled") {
+		t.Fatalf("submission page does not show the retry:\n%s", page)
+	}
+	done := waitTerminal(t, c, sub.ID)
+	if done.State != casebook.StateFailed || !strings.Contains(done.Error, "stalled again on attempt 2") {
+		t.Fatalf("after a second stall: %+v", done)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("took %s", took)
 	}
 }

@@ -23,6 +23,7 @@ type ProgressRecorder struct {
 
 	mu      sync.Mutex
 	pending map[string]string
+	retries map[string]sinks.Retry // failed tries to show, newest per submission
 }
 
 // NewProgressRecorder builds a recorder flushing every interval (default 200 ms).
@@ -30,7 +31,7 @@ func NewProgressRecorder(bus *Bus, store *sinks.Store, log *slog.Logger, interva
 	if interval <= 0 {
 		interval = 200 * time.Millisecond
 	}
-	return &ProgressRecorder{bus: bus, store: store, log: log, interval: interval, pending: map[string]string{}}
+	return &ProgressRecorder{bus: bus, store: store, log: log, interval: interval, pending: map[string]string{}, retries: map[string]sinks.Retry{}}
 }
 
 // Run records until ctx is cancelled, then flushes what it holds.
@@ -41,7 +42,9 @@ func (p *ProgressRecorder) Run(ctx context.Context) error {
 			return
 		}
 		p.mu.Lock()
-		if stateRank(ev.State) > stateRank(p.pending[ev.SubmissionID]) {
+		if ev.Attempt > 0 {
+			p.retries[ev.SubmissionID] = sinks.Retry{State: ev.State, Attempts: ev.Attempt, Error: ev.Error}
+		} else if stateRank(ev.State) > stateRank(p.pending[ev.SubmissionID]) {
 			p.pending[ev.SubmissionID] = ev.State
 		}
 		p.mu.Unlock()
@@ -66,11 +69,14 @@ func (p *ProgressRecorder) Run(ctx context.Context) error {
 
 func (p *ProgressRecorder) flush() {
 	p.mu.Lock()
-	batch := p.pending
-	p.pending = map[string]string{}
+	batch, retries := p.pending, p.retries
+	p.pending, p.retries = map[string]string{}, map[string]sinks.Retry{}
 	p.mu.Unlock()
 	if err := p.store.ProgressMany(batch); err != nil {
 		p.log.Warn("progress not recorded", "err", err, "count", len(batch))
+	}
+	if err := p.store.RecordRetries(retries); err != nil {
+		p.log.Warn("retries not recorded", "err", err, "count", len(retries))
 	}
 }
 

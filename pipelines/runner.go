@@ -312,8 +312,17 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 	}
 	delay := r.cfg.Backoff(m.Attempt)
 	log.Warn("transient error; redelivering", "err", err, "delay", delay)
+	if st := stageState[r.stage]; st != "" {
+		// Shown on the submission while it is retried (best effort, core NATS).
+		_ = r.bus.Emit(ctx, Event{SubmissionID: m.SubmissionID, Stage: r.stage, State: st, Error: err.Error(), Attempt: m.Attempt})
+	}
 	_ = m.msg.NakWithDelay(delay)
 	return "retry"
+}
+
+// stageState is the submission state a stage's work shows as.
+var stageState = map[string]string{
+	StageFetch: casebook.StateFetching, StageExtract: casebook.StateExtracting, StageClassify: casebook.StateClassifying,
 }
 
 // exhaustedError is a handler's verdict that a message has used up its

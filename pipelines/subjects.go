@@ -114,12 +114,15 @@ type SinkTask struct {
 
 // Event reports a submission's progress; the store process records it.
 type Event struct {
-	SubmissionID string    `json:"submission_id"`
-	Stage        string    `json:"stage"`
-	State        string    `json:"state"`
-	Reason       string    `json:"reason,omitempty"`
-	Error        string    `json:"error,omitempty"`
-	At           time.Time `json:"at"`
+	SubmissionID string `json:"submission_id"`
+	Stage        string `json:"stage"`
+	State        string `json:"state"`
+	Reason       string `json:"reason,omitempty"`
+	Error        string `json:"error,omitempty"`
+	// Attempt is set on a progress event about a failed try that will be
+	// retried: the tries so far.
+	Attempt int       `json:"attempt,omitempty"`
+	At      time.Time `json:"at"`
 }
 
 // DeadLetter is a message a stage gave up on.

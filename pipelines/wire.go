@@ -67,6 +67,12 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		if err != nil {
 			cfg.Metrics.ObserveFetch(host, fetchOutcome(err))
+			var fe *fetch.Error
+			if errors.As(err, &fe) && fe.Kind == fetch.KindStalled && failed >= 1 {
+				// A server that stalls again is not going to get faster:
+				// stop instead of holding a worker for the other attempts.
+				return casebook.Permanent(fmt.Errorf("stalled again on attempt %d: %w", failed+1, err))
+			}
 			return err
 		}
 		cfg.Metrics.ObserveFetch(host, "ok")

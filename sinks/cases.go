@@ -110,7 +110,7 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 		if err := putQueueEntry(tx, &c); err != nil {
 			return err
 		}
-		sub.State, sub.DraftID, sub.Reason, sub.Error = casebook.StateDrafted, c.ID, "", ""
+		sub.State, sub.DraftID, sub.Reason, sub.Error, sub.Attempts = casebook.StateDrafted, c.ID, "", "", 0
 		if c.Relevance.Flagged {
 			sub.Reason = fmt.Sprintf("flagged: relevance %.2f below threshold", c.Relevance.Score)
 		}

@@ -170,6 +170,42 @@ func (s *Store) ProgressMany(states map[string]string) error {
 					return false
 				}
 				r.State = state
+				// Moved on: the retries of the last stage are over.
+				r.Error, r.Attempts = "", 0
+				return true
+			})
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Retry is a failed try a stage will retry, shown on the submission.
+type Retry struct {
+	State    string
+	Attempts int
+	Error    string
+}
+
+// RecordRetries shows each submission's latest failed try (attempts and
+// error) while its stage retries it; a submission already past that stage,
+// or finished, is left alone.
+func (s *Store) RecordRetries(retries map[string]Retry) error {
+	if len(retries) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for id, rt := range retries {
+			err := s.updateSubmissionTx(tx, id, func(r *SubmissionRecord) bool {
+				if r.Terminal() || stateRank[rt.State] < stateRank[r.State] {
+					return false
+				}
+				if len(rt.Error) > 1024 {
+					rt.Error = rt.Error[:1024]
+				}
+				r.State, r.Attempts, r.Error = rt.State, rt.Attempts, strings.ToValidUTF8(rt.Error, "")
 				return true
 			})
 			if err != nil && !errors.Is(err, ErrNotFound) {

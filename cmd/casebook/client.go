@@ -84,6 +84,9 @@ func submissionLine(s casebook.Submission) string {
 	if s.Reason != "" {
 		line += fmt.Sprintf("\treason=%q", s.Reason)
 	}
+	if s.Attempts > 0 {
+		line += fmt.Sprintf("\tattempts=%d", s.Attempts)
+	}
 	if s.Error != "" {
 		line += fmt.Sprintf("\terror=%q", s.Error)
 	}

@@ -21,6 +21,8 @@ type fetchFlags struct {
 	allowAddr    string
 	allowPorts   string
 	userAgent    string
+	minRate      int64
+	stallAfter   time.Duration
 }
 
 func (f *fetchFlags) register(fs *flag.FlagSet) {
@@ -28,11 +30,13 @@ func (f *fetchFlags) register(fs *flag.FlagSet) {
 		"allow fetching loopback, private and other special-purpose addresses (env CASEBOOK_ALLOW_PRIVATE_NETWORKS=true)")
 	fs.StringVar(&f.allowAddr, "allow-addr", os.Getenv("CASEBOOK_ALLOW_ADDR"), "comma-separated IPs, CIDRs or ip:port the fetcher may reach although special-purpose")
 	fs.StringVar(&f.allowPorts, "allow-ports", os.Getenv("CASEBOOK_ALLOW_PORTS"), "comma-separated ports allowed besides 80 and 443")
+	fs.Int64Var(&f.minRate, "fetch-min-rate", fetch.DefaultMinRate, "cut off a page body arriving slower than this many bytes a second over a --fetch-stall-after window (negative: no limit)")
+	fs.DurationVar(&f.stallAfter, "fetch-stall-after", fetch.DefaultStallAfter, "the window --fetch-min-rate is judged over")
 	fs.StringVar(&f.userAgent, "user-agent", os.Getenv("CASEBOOK_USER_AGENT"), "User-Agent for fetches (default names casebook and a contact URL)")
 }
 
 func (f *fetchFlags) config() (fetch.Config, error) {
-	cfg := fetch.Config{AllowPrivateNetworks: f.allowPrivate, UserAgent: f.userAgent}
+	cfg := fetch.Config{AllowPrivateNetworks: f.allowPrivate, UserAgent: f.userAgent, MinRate: f.minRate, StallAfter: f.stallAfter}
 	if f.allowAddr != "" {
 		addrs, err := fetch.ParseAllowAddrs(f.allowAddr)
 		if err != nil {
