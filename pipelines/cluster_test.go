@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,14 +39,50 @@ func goBuild(t testing.TB, name, pkg string) string {
 	return bin
 }
 
+var (
+	portMu   sync.Mutex
+	portNext = 20000 + rand.IntN(10000)
+)
+
+// freePort is a port free now and below Linux's ephemeral range
+// (32768-60999): a port the kernel hands out for ":0" listeners or
+// outgoing connections could be taken by another test process, or by this
+// cluster's own route dials, between this check and the server binding it
+// (the "nats n2 not ready" of a loaded full suite); ports below that range
+// are only ever taken by name.
 func freePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	portMu.Lock()
+	defer portMu.Unlock()
+	for range 2000 {
+		p := portNext
+		portNext++
+		if portNext >= 32000 {
+			portNext = 20000
+		}
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue
+		}
+		ln.Close()
+		return p
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	t.Fatal("no free port below the ephemeral range")
+	return 0
+}
+
+// Ports for test servers come from below the ephemeral range, where no ":0"
+// listener of another test process and no outgoing connection can take them
+// between the pick and the bind.
+func TestFreePortOutsideEphemeralRange(t *testing.T) {
+	seen := map[int]bool{}
+	for range 50 {
+		p := freePort(t)
+		if p < 1024 || p >= 32768 || seen[p] {
+			t.Fatalf("freePort = %d (seen before: %v), want a fresh port in [1024, 32768)", p, seen[p])
+		}
+		seen[p] = true
+	}
 }
 
 // natsCluster is three in-process nats-servers joined by routes.
@@ -76,6 +113,7 @@ func startCluster(t testing.TB) *natsCluster {
 		c.servers = append(c.servers, nil)
 		c.start(t, i)
 	}
+	c.waitJetStream(t)
 	t.Cleanup(func() {
 		for _, s := range c.servers {
 			if s != nil {
@@ -92,11 +130,61 @@ func (c *natsCluster) start(t testing.TB, i int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	errs := &serverErrors{}
+	s.SetLoggerV2(errs, false, false, false)
 	go s.Start()
-	if !s.ReadyForConnections(20 * time.Second) {
-		t.Fatalf("nats n%d not ready", i+1)
+	// A bound, not a wait: it returns as soon as the server listens.
+	if !s.ReadyForConnections(60 * time.Second) {
+		t.Fatalf("nats n%d not ready after 60s: %s", i+1, errs.get())
 	}
 	c.servers[i] = s
+}
+
+// serverErrors keeps a test server's error lines, for a start that fails.
+type serverErrors struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *serverErrors) Errorf(format string, v ...any) {
+	l.mu.Lock()
+	l.msgs = append(l.msgs, fmt.Sprintf(format, v...))
+	l.mu.Unlock()
+}
+func (l *serverErrors) Fatalf(format string, v ...any) { l.Errorf(format, v...) }
+func (l *serverErrors) Noticef(string, ...any)         {}
+func (l *serverErrors) Warnf(string, ...any)           {}
+func (l *serverErrors) Debugf(string, ...any)          {}
+func (l *serverErrors) Tracef(string, ...any)          {}
+func (l *serverErrors) get() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.msgs, "; ")
+}
+
+// waitJetStream waits until the cluster has a JetStream meta leader and
+// every running server is current with it: clients that create streams
+// before that get "JetStream system temporarily unavailable".
+func (c *natsCluster) waitJetStream(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		leader, current := false, true
+		for _, s := range c.servers {
+			if s == nil {
+				continue
+			}
+			leader = leader || s.JetStreamIsLeader()
+			current = current && s.JetStreamIsCurrent()
+		}
+		if leader && current {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("JetStream cluster without a current meta leader after 60s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func (c *natsCluster) stop(i int) {
@@ -271,6 +359,7 @@ func TestClusterFaults(t *testing.T) {
 			cluster.stop(2)
 		case 320:
 			cluster.start(t, 2)
+			cluster.waitJetStream(t)
 		case 400:
 			store.kill()
 			store.start(t, bin, logDir)
