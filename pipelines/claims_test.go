@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/casebook/casebook"
-	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
 )
@@ -137,18 +136,11 @@ func TestAdminTokenNeverOverwritten(t *testing.T) {
 // A host with a trailing dot is the same host: "localhost." is refused at
 // once as the loopback address it is, not retried into "nats: invalid key".
 func TestTrailingDotHostRefusedAsItsAddress(t *testing.T) {
-	data := t.TempDir()
-	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
-		DataDir: data, HTTPAddr: "127.0.0.1:0", Log: testLogger(t),
+	svc, c := startConfigured(t, t.TempDir(), pipelines.ServeConfig{
 		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
 		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer svc.Close()
-	tok, _ := os.ReadFile(filepath.Join(data, pipelines.AdminTokenFile))
-	c := &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}
 	sub, status := submit(t, c, "http://localhost.:9/postmortem")
 	if status != http.StatusAccepted {
 		t.Fatalf("submit: %d %+v", status, sub)
@@ -179,19 +171,12 @@ func TestSlowDripSubmissionShowsRetriesThenFails(t *testing.T) {
 		}
 	}))
 	defer drip.Close()
-	data := t.TempDir()
-	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
-		DataDir: data, HTTPAddr: "127.0.0.1:0", Log: testLogger(t),
+	svc, c := startConfigured(t, t.TempDir(), pipelines.ServeConfig{
 		Fetch:      fetch.Config{AllowPrivateNetworks: true, MinRate: 1000, StallAfter: 300 * time.Millisecond},
 		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 3 * time.Second }},
 		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer svc.Close()
-	tok, _ := os.ReadFile(filepath.Join(data, pipelines.AdminTokenFile))
-	c := &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}
 	start := time.Now()
 	sub, _ := submit(t, c, drip.URL+"/slow")
 	// While it waits for its retry, the submission says why.

@@ -55,14 +55,20 @@ func testLogger(t *testing.T) *slog.Logger {
 
 func startService(t *testing.T, dataDir string) (*pipelines.Service, *api.Client) {
 	t.Helper()
-	svc, err := pipelines.Start(context.Background(), pipelines.ServeConfig{
-		DataDir: dataDir, HTTPAddr: "127.0.0.1:0",
+	return startConfigured(t, dataDir, pipelines.ServeConfig{
 		Fetch:  fetch.Config{AllowPrivateNetworks: true},
 		Runner: pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
 		// Every fixture is on one local host; the politeness tests cover spacing.
 		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
-		Log:        testLogger(t),
 	})
+}
+
+// startConfigured starts a service on dataDir with cfg (its address and
+// logger filled in) and a client holding the admin token.
+func startConfigured(t *testing.T, dataDir string, cfg pipelines.ServeConfig) (*pipelines.Service, *api.Client) {
+	t.Helper()
+	cfg.DataDir, cfg.HTTPAddr, cfg.Log = dataDir, "127.0.0.1:0", testLogger(t)
+	svc, err := pipelines.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}

@@ -64,13 +64,7 @@ func TestLostStreamsReconciledAtStart(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
 	// Only the store: the fetch tasks wait in the stream.
-	svc, err := pipelines.Start(ctx, pipelines.ServeConfig{
-		DataDir: data, HTTPAddr: "127.0.0.1:0", Stages: []string{pipelines.StageSink},
-		Fetch: fetch.Config{AllowPrivateNetworks: true}, Log: testLogger(t),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _ := startConfigured(t, data, pipelines.ServeConfig{Stages: []string{pipelines.StageSink}})
 	var ids []string
 	for _, name := range []string{"en-queue-outage.html", "ru-disk-full.md", "zh-dns-timeout.html"} {
 		rec, _, err := svc.Submitter.Submit(ctx, site.URL+"/posts/"+name, "manual", "")

@@ -335,20 +335,7 @@ func sameSiteAs(tx *bolt.Tx, id, url string) bool {
 // releaseSourceKeys deletes the canonical-URL and content-hash entries that
 // still name case id, so a page it claimed can be drafted later.
 func releaseSourceKeys(tx *bolt.Tx, sources []casebook.Source, id string) error {
-	for _, src := range sources {
-		for _, e := range []struct {
-			bucket []byte
-			key    string
-		}{{bCaseByURL, src.URL}, {bCaseByHash, src.SHA256}} {
-			bk := tx.Bucket(e.bucket)
-			if e.key != "" && string(bk.Get([]byte(e.key))) == id {
-				if err := bk.Delete([]byte(e.key)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return moveSourceKeys(tx, sources, id, "")
 }
 
 // repoint moves the URL/hash entries of a case's sources and its submission
@@ -368,7 +355,7 @@ func repoint(tx *bolt.Tx, sources []casebook.Source, from, to string) error {
 }
 
 // moveSourceKeys points the canonical-URL and content-hash entries of
-// sources that name case from at case to instead.
+// sources that name case from at case to instead; with to "", it deletes them.
 func moveSourceKeys(tx *bolt.Tx, sources []casebook.Source, from, to string) error {
 	for _, src := range sources {
 		for _, e := range []struct {
@@ -376,10 +363,17 @@ func moveSourceKeys(tx *bolt.Tx, sources []casebook.Source, from, to string) err
 			key    string
 		}{{bCaseByURL, src.URL}, {bCaseByHash, src.SHA256}} {
 			bk := tx.Bucket(e.bucket)
-			if e.key != "" && string(bk.Get([]byte(e.key))) == from {
-				if err := bk.Put([]byte(e.key), []byte(to)); err != nil {
-					return err
-				}
+			if e.key == "" || string(bk.Get([]byte(e.key))) != from {
+				continue
+			}
+			var err error
+			if to == "" {
+				err = bk.Delete([]byte(e.key))
+			} else {
+				err = bk.Put([]byte(e.key), []byte(to))
+			}
+			if err != nil {
+				return err
 			}
 		}
 	}
