@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync/atomic"
@@ -229,5 +230,66 @@ func TestBodiesSmallInKVLargeInObjectStore(t *testing.T) {
 	}
 	if _, err := bus.GetBody(ctx, "page/missing"); !errors.Is(err, jetstream.ErrObjectNotFound) {
 		t.Errorf("missing body: %v, want ErrObjectNotFound", err)
+	}
+}
+
+// TestRunnerPullsOnlyForFreeHandlers: a worker whose handlers are all busy
+// holds no further messages. A message pulled ahead into a client-side
+// buffer waits there with its ack timer running and no keep-alive, so under
+// load it is redelivered (using up an attempt) or, when the buffer overflows,
+// dropped as a "slow consumer" until its ack wait ends.
+func TestRunnerPullsOnlyForFreeHandlers(t *testing.T) {
+	bus := testBus(t)
+	ctx := context.Background()
+	release := make(chan struct{})
+	var started, done atomic.Int32
+	var redelivered atomic.Int32
+	cfg := fastConfig() // two handlers
+	r := newRunner(bus, StageExtract, cfg, func(ctx context.Context, m *message) error {
+		started.Add(1)
+		if m.Attempt > 1 {
+			redelivered.Add(1)
+		}
+		<-release
+		done.Add(1)
+		return nil
+	})
+	const n = 8
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("sub-free-%d", i)
+		if err := bus.Publish(ctx, StageSubject[StageExtract], id, id, PageRef{URL: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := runFor(t, r)
+	defer stop()
+	deadline := time.Now().Add(20 * time.Second)
+	for started.Load() < int32(cfg.Concurrency) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d handlers started", started.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // room for any pull-ahead to arrive
+	cons, err := bus.JS.Consumer(ctx, StreamWork, StageExtract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.NumAckPending > cfg.Concurrency {
+		t.Errorf("%d messages delivered to a worker with %d busy handlers; want at most %d", info.NumAckPending, cfg.Concurrency, cfg.Concurrency)
+	}
+	close(release)
+	for done.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d handled", done.Load(), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if redelivered.Load() != 0 {
+		t.Errorf("%d messages redelivered", redelivered.Load())
 	}
 }
