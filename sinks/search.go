@@ -317,9 +317,20 @@ func hitsTx(tx *bolt.Tx, plan queryPlan, o SearchOptions) []hit {
 	}
 	// keeps reports whether seq passes the filters and exclusions; the
 	// driving clause, if a filter, is not asked again.
+	// walkers[i] answers for filter clause i when seqs come in descending
+	// order (the AND walk): cheaper than a B-tree lookup a case on a dense
+	// filter such as a language.
+	var walkers map[int]*postingWalker
 	keeps := func(seq uint64, skip int) bool {
 		for i, c := range cls {
-			if c.filter && i != skip && idx.Get(append(c.alts[0].prefix, seqKey(seq)...)) == nil {
+			if !c.filter || i == skip {
+				continue
+			}
+			if walkers != nil {
+				if walkers[i].at(seq) == nil {
+					return false
+				}
+			} else if idx.Get(append(c.alts[0].prefix, seqKey(seq)...)) == nil {
 				return false
 			}
 		}
@@ -340,7 +351,14 @@ func hitsTx(tx *bolt.Tx, plan queryPlan, o SearchOptions) []hit {
 	var hits []hit
 	matched := 0
 	if !missing {
+		walkers = map[int]*postingWalker{}
+		for i, c := range cls {
+			if c.filter {
+				walkers[i] = &postingWalker{cur: idx.Cursor(), prefix: c.alts[0].prefix}
+			}
+		}
 		hits, matched = andHits(tx, cls, o.Sort == SortOldest, keeps)
+		walkers = nil // the OR fallback asks in no order
 	}
 	// The OR fallback is for words no case has together; when cases have
 	// them all and the filters or exclusions leave none, none is the answer.
@@ -397,7 +415,9 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 			d = i
 		}
 	}
-	score := map[uint64]float64{}
+	// Candidates in walk order; a clause of one alternative (the common
+	// case) needs no merging, which keeps a plain search streaming-cheap.
+	var cands []hit
 	for _, a := range cls[d].alts {
 		b := postings
 		if a.tag {
@@ -416,9 +436,7 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 				if !cls[d].filter {
 					sc = weightOf(a, v) * a.idf
 				}
-				if seq := keySeq(k); sc > score[seq] || score[seq] == 0 {
-					score[seq] = max(score[seq], sc)
-				}
+				cands = append(cands, hit{keySeq(k), sc})
 			}
 			if oldest {
 				k, v = cur.Next()
@@ -427,12 +445,23 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 			}
 		}
 	}
-	seqs := make([]uint64, 0, len(score))
-	for seq := range score {
-		seqs = append(seqs, seq)
-	}
 	// The walkers answer for seqs asked in descending order.
-	sort.Slice(seqs, func(i, j int) bool { return seqs[i] > seqs[j] })
+	switch {
+	case len(cls[d].alts) > 1:
+		best := make(map[uint64]float64, len(cands))
+		for _, c := range cands {
+			if sc, ok := best[c.seq]; !ok || c.score > sc {
+				best[c.seq] = c.score
+			}
+		}
+		cands = cands[:0]
+		for seq, sc := range best {
+			cands = append(cands, hit{seq, sc})
+		}
+		sort.Slice(cands, func(i, j int) bool { return cands[i].seq > cands[j].seq })
+	case oldest:
+		slices.Reverse(cands)
+	}
 	type other struct {
 		c  *clause
 		ws []postingWalker
@@ -452,8 +481,8 @@ func andHits(tx *bolt.Tx, cls []clause, oldest bool, keeps func(uint64, int) boo
 		}
 		others = append(others, o)
 	}
-	for _, seq := range seqs {
-		sc, ok := score[seq], true
+	for _, cand := range cands {
+		seq, sc, ok := cand.seq, cand.score, true
 		for i := range others {
 			best := -1.0
 			for j := range others[i].ws {
