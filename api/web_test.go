@@ -108,7 +108,7 @@ func TestWebPages(t *testing.T) {
 		status int
 		want   []string
 	}{
-		{"/", 200, []string{"Kafka brokers ran out of disk", "DNS解析超时导致服务不可用", `href="/topics/kubernetes"`}},
+		{"/", 200, []string{"Kafka brokers ran out of disk", "DNS解析超时导致服务不可用", `href="/topics/kubernetes"`, `href="/api/v1/feed.json"`, `href="/api/v1/export.csv"`}},
 		{"/?q=" + url.QueryEscape("数据库"), 200, []string{"DNS解析超时导致服务不可用", "1 case matches"}},
 		{"/?q=" + url.QueryEscape("дисков"), 200, []string{"Отказ базы данных"}},
 		{"/?category=network", 200, []string{"DNS解析超时", "1 case matches the filters"}},
