@@ -105,9 +105,19 @@ type Related struct {
 type Relevance struct {
 	IsPostmortem bool    `json:"is_postmortem"`
 	Score        float64 `json:"score"`
-	// Flagged marks a manual submission below the relevance threshold: it
-	// became a draft because a person asked for it. Extension of the schema.
+	// Flagged marks a draft the gate was not confident about: a crawled post
+	// in the uncertain band, or a manual submission below the confident band
+	// (it became a draft because a person asked for it). Extension of the schema.
 	Flagged bool `json:"flagged,omitempty"`
+	// Band is the gate's band: incident, uncertain or not-incident.
+	// Extension of the schema.
+	Band string `json:"band,omitempty"`
+	// Signals are the deciding signals, "+" for and "-" against ("-second
+	// person"). Extension of the schema.
+	Signals []string `json:"signals,omitempty"`
+	// Reason says in words why, e.g. "guide: second person, no dated event".
+	// Extension of the schema.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Span is a byte range [Start, End) in the extracted main text.

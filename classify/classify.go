@@ -33,10 +33,13 @@ type Config struct {
 	HandRules bool
 	// Fields is the field model to use; nil means the checked-in table.
 	Fields *FieldModel
+	// RelevanceLow and RelevanceHigh bound the uncertain band (flagged
+	// drafts); 0 means DefaultLow and DefaultHigh.
+	RelevanceLow, RelevanceHigh float64
+	// RelevanceModel replaces the checked-in weights (leave-one-source-out
+	// evaluation); nil means the fitted table.
+	RelevanceModel *RelevanceModel
 }
-
-// DefaultThreshold is the relevance threshold when Config leaves it 0.
-const DefaultThreshold = 0.4
 
 // Classifier drafts cases. It is safe for concurrent use; build one per worker
 // since the language models are loaded once.
@@ -50,6 +53,12 @@ type Classifier struct {
 func New(cfg Config) *Classifier {
 	if cfg.RelevanceThreshold == 0 {
 		cfg.RelevanceThreshold = DefaultThreshold
+	}
+	if cfg.RelevanceLow == 0 {
+		cfg.RelevanceLow = min(DefaultLow, cfg.RelevanceThreshold)
+	}
+	if cfg.RelevanceHigh == 0 {
+		cfg.RelevanceHigh = max(DefaultHigh, cfg.RelevanceThreshold)
 	}
 	c := &Classifier{cfg: cfg, lang: NewLanguageDetector()}
 	switch {
@@ -78,6 +87,9 @@ func (c *Classifier) WithFields(m *FieldModel) *Classifier {
 // Threshold returns the relevance threshold in use.
 func (c *Classifier) Threshold() float64 { return c.cfg.RelevanceThreshold }
 
+// Band returns the bounds of the uncertain band in use.
+func (c *Classifier) Band() (low, high float64) { return c.cfg.RelevanceLow, c.cfg.RelevanceHigh }
+
 // DetectLanguage returns the case language of doc (en, ru, zh or und) and the
 // language seen as an ISO 639-1 code ("uk", "ja", "de"; "" if none could be
 // told), for a skip reason such as "unsupported language: uk".
@@ -105,8 +117,8 @@ func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 		return cs
 	}
 	a := analyse(doc)
-	// relevance reads the hand routes, before the field model re-routes
-	cs.Relevance = a.relevance(c.cfg.RelevanceThreshold)
+	// relevance reads the text and the units, before the field model re-routes
+	cs.Relevance = a.relevance(c.cfg, cs.Language)
 	a.fill(cs, c.fields, cs.Language)
 	cs.Extraction.Confidence["relevance"] = round2(cs.Relevance.Score)
 	cs.Extraction.Confidence["language"] = 0.9

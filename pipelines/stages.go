@@ -109,9 +109,13 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 	}
 	if !c.Relevance.IsPostmortem {
 		if strings.HasPrefix(in.Page.Origin, "crawl") {
-			return nil, casebook.Skip("not an incident write-up (relevance %.2f below %.2f)", c.Relevance.Score, s.Classifier.Threshold())
+			return nil, casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, s.Classifier.Threshold(), c.Relevance.Reason)
 		}
 		// A person asked for this page: draft it anyway, flagged for the reviewer.
+		c.Relevance.Flagged = true
+	}
+	if c.Relevance.Band == classify.BandUncertain {
+		// nothing lost at the margin: the reviewer decides, in the flagged lane
 		c.Relevance.Flagged = true
 	}
 	return &SinkTask{SubmissionID: in.Page.SubmissionID, CanonicalURL: canonical, ContentHash: in.Page.SHA256, Case: c, Text: in.Doc.Text}, nil

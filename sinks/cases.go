@@ -112,7 +112,7 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 		}
 		sub.State, sub.DraftID, sub.Reason, sub.Error, sub.Attempts = casebook.StateDrafted, c.ID, "", "", 0
 		if c.Relevance.Flagged {
-			sub.Reason = fmt.Sprintf("flagged: relevance %.2f below threshold", c.Relevance.Score)
+			sub.Reason = fmt.Sprintf("flagged: relevance %.2f uncertain (%s)", c.Relevance.Score, c.Relevance.Reason)
 		}
 		sub.UpdatedAt = now
 		res.DraftID = c.ID

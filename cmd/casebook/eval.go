@@ -7,12 +7,13 @@ import (
 	"os"
 
 	"github.com/casebook/casebook/classify/evalcases"
+	"github.com/casebook/casebook/classify/evalrelevance"
 	"github.com/casebook/casebook/extract/evalcontent"
 )
 
 func runEval(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return &usageError{"want content or cases"}
+		return &usageError{"want content, cases or relevance"}
 	}
 	if wantsHelp(args) {
 		fmt.Println("usage: casebook eval content -h | casebook eval cases -h")
@@ -50,6 +51,25 @@ func runEval(ctx context.Context, args []string) error {
 		}
 		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared, BySource: *bySource, PerDoc: *perDoc, Fit: evalcases.DefaultFit}, os.Stdout)
 		return err
+	case "relevance":
+		fs := flag.NewFlagSet("eval relevance", flag.ContinueOnError)
+		dir := fs.String("dir", "", "the labelled blog posts (labels.tsv; ../shared/eval/relevance)")
+		gold := fs.String("gold", "", "also the gold set's posts (../shared/eval/gold), more sources for leave-one-source-out")
+		worst := fs.Int("worst", 0, "list at most this many misclassified posts per language (0: all)")
+		threshold := fs.Float64("threshold", 0, "decision threshold (0: the classifier's default)")
+		var pages []string
+		fs.Func("pages", "a directory of news/article pages (negatives) to train and report on; repeatable", func(s string) error {
+			pages = append(pages, s)
+			return nil
+		})
+		if err := fs.Parse(args[1:]); err != nil {
+			return &usageError{err.Error()}
+		}
+		if *dir == "" && *gold == "" {
+			return &usageError{"give --dir DIR and/or --gold DIR"}
+		}
+		_, err := evalrelevance.Run(ctx, evalrelevance.Config{Dir: *dir, GoldDir: *gold, Worst: *worst, Threshold: *threshold, Pages: pages}, os.Stdout)
+		return err
 	}
-	return &usageError{"want content or cases"}
+	return &usageError{"want content, cases or relevance"}
 }

@@ -1,0 +1,175 @@
+package evalrelevance
+
+import (
+	"math"
+
+	"github.com/casebook/casebook/classify"
+)
+
+// Lambda is the default L2 penalty on the standardised weights: strong, so
+// a feature only weighs what several blogs agree on.
+const Lambda = 10.0
+
+// PageWeight is the weight of a news or article page against a labelled
+// blog post: hundreds of them teach "not about systems" without outvoting
+// the blogs' own non-incident posts.
+const PageWeight = 0.1
+
+// Fit fits an L2-regularised logistic regression on docs by Newton's
+// method (deterministic: same docs, same weights). Features are
+// standardised on docs; classes are weighted to balance, so the many
+// non-incident posts of one blog do not drown the incidents.
+func Fit(docs []Doc, lambda float64) *classify.RelevanceModel {
+	d := len(docs[0].Features)
+	m := &classify.RelevanceModel{Norms: map[string]classify.RelevanceNorm{}, Weights: make([]float64, d)}
+	// one standardisation for all languages: per-language ones were tried
+	// and lowered the cross-source F1 (0.84/0.75 mean vs 0.84), too few
+	// posts per language to estimate them
+	m.Norms[""] = normOf(docs, d)
+	n := float64(len(docs))
+	pos := 0.0
+	for _, doc := range docs {
+		if doc.Label {
+			pos++
+		}
+	}
+	wPos, wNeg := n/(2*max(pos, 1)), n/(2*max(n-pos, 1))
+	// z[k] = [1, standardised features]
+	z := make([][]float64, len(docs))
+	for k, doc := range docs {
+		z[k] = make([]float64, d+1)
+		z[k][0] = 1
+		nm := m.Norms[""]
+		for i, v := range doc.Features {
+			z[k][i+1] = (v - nm.Mean[i]) / nm.Scale[i]
+		}
+	}
+	beta := make([]float64, d+1)
+	for iter := 0; iter < 50; iter++ {
+		g := make([]float64, d+1)
+		h := make([][]float64, d+1)
+		for i := range h {
+			h[i] = make([]float64, d+1)
+		}
+		for k, doc := range docs {
+			s := 0.0
+			for i, v := range z[k] {
+				s += beta[i] * v
+			}
+			p := 1 / (1 + math.Exp(-s))
+			y, w := 0.0, wNeg
+			if doc.Label {
+				y, w = 1, wPos
+			}
+			if doc.Page {
+				w *= PageWeight
+			}
+			for i, vi := range z[k] {
+				g[i] += w * (p - y) * vi
+				for j, vj := range z[k] {
+					h[i][j] += w * p * (1 - p) * vi * vj
+				}
+			}
+		}
+		for i := 1; i <= d; i++ { // the bias is not penalised
+			g[i] += lambda * beta[i]
+			h[i][i] += lambda
+		}
+		step := solve(h, g)
+		change := 0.0
+		for i := range beta {
+			beta[i] -= step[i]
+			change = max(change, math.Abs(step[i]))
+		}
+		if change < 1e-9 {
+			break
+		}
+	}
+	m.Bias = beta[0]
+	copy(m.Weights, beta[1:])
+	return m
+}
+
+// normOf is the mean and standard deviation of each feature over docs.
+func normOf(docs []Doc, d int) classify.RelevanceNorm {
+	nm := classify.RelevanceNorm{Mean: make([]float64, d), Scale: make([]float64, d)}
+	n := float64(len(docs))
+	for _, doc := range docs {
+		for i, v := range doc.Features {
+			nm.Mean[i] += v / n
+		}
+	}
+	for _, doc := range docs {
+		for i, v := range doc.Features {
+			nm.Scale[i] += (v - nm.Mean[i]) * (v - nm.Mean[i]) / n
+		}
+	}
+	for i := range nm.Scale {
+		nm.Scale[i] = math.Sqrt(nm.Scale[i])
+		if nm.Scale[i] < 1e-3 {
+			nm.Scale[i] = 1
+		}
+	}
+	return nm
+}
+
+// solve solves h x = g by Gaussian elimination with partial pivoting (h is
+// positive definite here: the penalty sees to that).
+func solve(h [][]float64, g []float64) []float64 {
+	n := len(g)
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = append(append([]float64{}, h[i]...), g[i])
+	}
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		if math.Abs(a[c][c]) < 1e-12 {
+			continue
+		}
+		for r := c + 1; r < n; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k <= n; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+		}
+	}
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		s := a[r][n]
+		for k := r + 1; k < n; k++ {
+			s -= a[r][k] * x[k]
+		}
+		if math.Abs(a[r][r]) > 1e-12 {
+			x[r] = s / a[r][r]
+		}
+	}
+	return x
+}
+
+// LOSO scores every doc with a model fitted on the other sources' docs.
+func LOSO(docs []Doc, lambda float64) []float64 {
+	out := make([]float64, len(docs))
+	bySource := map[string][]int{}
+	for i, d := range docs {
+		bySource[d.Source] = append(bySource[d.Source], i)
+	}
+	for src, idx := range bySource {
+		var train []Doc
+		for _, d := range docs {
+			if d.Source != src {
+				train = append(train, d)
+			}
+		}
+		m := Fit(train, lambda)
+		for _, i := range idx {
+			out[i] = m.Score(docs[i].Features, docs[i].Lang)
+		}
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package evalrelevance
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/casebook/casebook/classify"
+)
+
+// Config says what to measure.
+type Config struct {
+	Dir     string // the relevance set (labels.tsv); "" for none
+	GoldDir string // the gold set as extra posts; "" for none
+	// Pages are directories of pages that are not incident write-ups (news,
+	// articles); every other page joins the training as a negative, one
+	// source per directory, and is reported on its own line.
+	Pages  []string
+	Lambda float64 // L2 penalty for the leave-one-source-out refits; 0 means Lambda
+	// Threshold, Low and High: the decision threshold and the uncertain
+	// band; 0 means the classifier's defaults.
+	Threshold, Low, High float64
+	// Worst lists at most this many misclassified posts per language (0: all).
+	Worst int
+}
+
+// Figures are the confusion counts of one language at one threshold.
+type Figures struct {
+	N, Positives, TP, FP, FN int
+}
+
+// Precision, Recall and F1 of the counts.
+func (f Figures) Precision() float64 { return ratio(f.TP, f.TP+f.FP) }
+func (f Figures) Recall() float64    { return ratio(f.TP, f.TP+f.FN) }
+func (f Figures) F1() float64 {
+	p, r := f.Precision(), f.Recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Lane is how a crawl's posts fall into the three bands.
+type Lane struct {
+	Drafted, Flagged, Skipped int
+	PositivesKept, Positives  int // incident posts not skipped, of all
+}
+
+// FlaggedShare is the flagged lane's share of the drafts.
+func (l Lane) FlaggedShare() float64 { return ratio(l.Flagged, l.Drafted) }
+
+// KeptRecall is the share of incident posts that were not skipped.
+func (l Lane) KeptRecall() float64 { return ratio(l.PositivesKept, l.Positives) }
+
+// Report is the outcome per language ("all" pools them).
+type Report struct {
+	InSample, CrossSource, V1 map[string]Figures
+	LaneIn, LaneCross         map[string]Lane
+	Docs                      []Doc
+	InScores, CrossScores     []float64
+	Threshold, Low, High      float64
+	// Pages are the news and article negatives, scored apart.
+	Pages             []Doc
+	PageIn, PageCross []float64
+}
+
+// Run loads the posts, scores them with the checked-in weights (in-sample)
+// and with leave-one-source-out refits (cross-source), and prints the table.
+func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
+	docs, err := Load(cfg.Dir, cfg.GoldDir)
+	if err != nil {
+		return nil, err
+	}
+	labelled := len(docs)
+	for _, p := range cfg.Pages {
+		neg, err := LoadPages(p, "pages:"+filepath.Base(filepath.Dir(p)))
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, neg...)
+	}
+	if cfg.Lambda == 0 {
+		cfg.Lambda = Lambda
+	}
+	cl := classify.New(classify.Config{RelevanceThreshold: cfg.Threshold, RelevanceLow: cfg.Low, RelevanceHigh: cfg.High})
+	r := &Report{Docs: docs, Threshold: cl.Threshold()}
+	r.Low, r.High = cl.Band()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r.InScores = make([]float64, len(docs))
+	v1 := make([]float64, len(docs))
+	for i, d := range docs {
+		r.InScores[i] = classify.Fitted().Score(d.Features, d.Lang)
+		v1[i] = d.V1
+	}
+	r.CrossScores = LOSO(docs, cfg.Lambda)
+	r.Pages = docs[labelled:]
+	r.PageIn, r.PageCross = r.InScores[labelled:], r.CrossScores[labelled:]
+	r.Docs, r.InScores, r.CrossScores = docs[:labelled], r.InScores[:labelled], r.CrossScores[:labelled]
+	r.InSample, r.LaneIn = r.tally(r.InScores, r.Threshold)
+	r.CrossSource, r.LaneCross = r.tally(r.CrossScores, r.Threshold)
+	r.V1, _ = r.tally(v1, 0.4)
+	r.print(w, cfg.Worst)
+	return r, nil
+}
+
+// tally counts figures and lanes per language at threshold.
+func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures, map[string]Lane) {
+	figs, lanes := map[string]Figures{}, map[string]Lane{}
+	for i, d := range r.Docs {
+		s := math.Round(scores[i]*100) / 100
+		for _, k := range []string{d.Lang, "all"} {
+			f, l := figs[k], lanes[k]
+			f.N++
+			yes := s >= threshold
+			switch {
+			case d.Label && yes:
+				f.TP++
+			case d.Label:
+				f.FN++
+			case yes:
+				f.FP++
+			}
+			if d.Label {
+				f.Positives++
+				l.Positives++
+			}
+			switch {
+			case s < r.Low:
+				l.Skipped++
+			case s < r.High:
+				l.Flagged++
+				l.Drafted++
+			default:
+				l.Drafted++
+			}
+			if d.Label && s >= r.Low {
+				l.PositivesKept++
+			}
+			figs[k], lanes[k] = f, l
+		}
+	}
+	return figs, lanes
+}
+
+func (r *Report) print(w io.Writer, worst int) {
+	langs := []string{}
+	for k := range r.InSample {
+		if k != "all" {
+			langs = append(langs, k)
+		}
+	}
+	sort.Strings(langs)
+	langs = append(langs, "all")
+	srcs := map[string]bool{}
+	extra := 0
+	for _, d := range r.Docs {
+		srcs[d.Source] = true
+		if d.Extra {
+			extra++
+		}
+	}
+	fmt.Fprintf(w, "relevance gate: %d posts (%d from the gold set), %d sources; threshold %.2f, uncertain band [%.2f, %.2f)\n\n",
+		len(r.Docs), extra, len(srcs), r.Threshold, r.Low, r.High)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "lang\tn\tpos\tP in\tR in\tF1 in\tP cross\tR cross\tF1 cross\tF1 v1\tflagged cross\tkept R cross\t")
+	for _, l := range langs {
+		in, cr, v1, lc := r.InSample[l], r.CrossSource[l], r.V1[l], r.LaneCross[l]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d/%d %.2f\t%.2f\t\n", l, in.N, in.Positives,
+			in.Precision(), in.Recall(), in.F1(), cr.Precision(), cr.Recall(), cr.F1(), v1.F1(),
+			lc.Flagged, lc.Drafted, lc.FlaggedShare(), lc.KeptRecall())
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nin: the checked-in weights (fitted on every post); cross: each source scored by weights fitted without it;")
+	fmt.Fprintln(w, "v1: the hand-tuned gate before, at 0.40; flagged: drafts in the uncertain band; kept R: incidents not skipped.")
+	if len(r.Pages) > 0 {
+		in, cr := 0, 0
+		for i := range r.Pages {
+			if math.Round(r.PageIn[i]*100)/100 >= r.Threshold {
+				in++
+			}
+			if math.Round(r.PageCross[i]*100)/100 >= r.Threshold {
+				cr++
+			}
+		}
+		fmt.Fprintf(w, "\n%d news/article pages (negatives, half of each set): judged incident write-ups %.3f in-sample, %.3f cross-source\n",
+			len(r.Pages), ratio(in, len(r.Pages)), ratio(cr, len(r.Pages)))
+	}
+	fmt.Fprintln(w, "\nmisclassified (cross-source score, in-sample score):")
+	for _, l := range langs[:len(langs)-1] {
+		n := 0
+		for i, d := range r.Docs {
+			if d.Lang != l || (r.CrossScores[i] >= r.Threshold) == d.Label {
+				continue
+			}
+			if worst > 0 && n >= worst {
+				break
+			}
+			n++
+			kind := "missed incident"
+			if !d.Label {
+				kind = "false incident"
+			}
+			fmt.Fprintf(w, "  %s %-16s %.2f %.2f  %s [%s]\n", l, kind, r.CrossScores[i], r.InScores[i], d.Path, d.Source)
+		}
+	}
+}
