@@ -1,0 +1,98 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// Made-up posts: an incident told as a story and a guide, in each language.
+var relevanceCases = []struct {
+	name     string
+	text     string
+	incident bool
+}{
+	{"en incident", `# Checkout outage on 12 March
+
+At 14:02 UTC our checkout service started returning errors. We were paged at 14:05 and saw the database connection pool was exhausted.
+We found the root cause: a deploy at 13:55 had lowered the pool size in the config. We rolled back the release at 14:20 and the service recovered.
+Users could not pay for 18 minutes. We added an alert on pool saturation and a test for the config value.`, true},
+	{"en guide", `# How to tune a connection pool
+
+If your service returns timeouts, you should check the pool size first. You can set it in the config file.
+Make sure you monitor the pool saturation. Use a dashboard and add an alert. If the database is slow, you need to raise the timeout.
+Always test the new value on staging before you deploy it.`, false},
+	{"ru incident", `# Сбой оплаты 12 марта
+
+В 14:02 сервис оплаты начал отдавать ошибки. Дежурный получил алерт в 14:05, мы увидели, что пул соединений к базе исчерпан.
+Выяснилось, что причина в деплое в 13:55: в конфиге уменьшили размер пула. Мы откатили релиз в 14:20, и сервис восстановился.
+Пользователи не могли оплатить заказ 18 минут. Мы добавили алерт на заполнение пула.`, true},
+	{"ru guide", `# Как настроить пул соединений
+
+Если сервис отдаёт таймауты, нужно проверить размер пула. Его можно задать в конфиге.
+Обязательно настройте мониторинг заполнения пула. Добавьте алерт. Если база медленная, следует увеличить таймаут.
+Проверьте новое значение на стенде, прежде чем выкатывать его.`, false},
+	{"zh incident", `# 3月12日支付故障复盘
+
+14:02 支付服务开始报错，14:05 我们收到告警，发现数据库连接池耗尽了。
+排查后发现根因是 13:55 的一次发布把配置里的连接池大小改小了。我们在 14:20 回滚了版本，服务恢复了。
+用户有 18 分钟无法支付。之后我们增加了连接池的告警。`, true},
+	{"zh guide", `# 如何配置连接池
+
+如果你的服务出现超时，你可以先检查连接池大小。你需要在配置文件里设置它。
+建议你为连接池增加监控和告警。如果数据库很慢，应该调大超时时间。
+请先在测试环境验证新的配置，再发布到生产。`, false},
+}
+
+func TestRelevanceSignals(t *testing.T) {
+	c := testClassifier()
+	for _, tc := range relevanceCases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := extract.Extract([]byte(tc.text), extract.Options{Format: extract.FormatMarkdown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Classify(doc).Relevance
+			if r.IsPostmortem != tc.incident {
+				t.Errorf("is_postmortem %v, want %v (score %.2f, %s)", r.IsPostmortem, tc.incident, r.Score, r.Reason)
+			}
+			if r.Band == "" || r.Reason == "" || len(r.Signals) == 0 {
+				t.Errorf("no band, reason or signals: %+v", r)
+			}
+			want := "+"
+			if !tc.incident {
+				want = "-"
+			}
+			if !strings.HasPrefix(r.Signals[0], want) {
+				t.Errorf("first signal %q does not argue %s: %+v", r.Signals[0], want, r)
+			}
+		})
+	}
+}
+
+// The incident posts have more of the story signals than the guides, and
+// the guides more of second person and advice, feature by feature.
+func TestRelevanceFeatureDirections(t *testing.T) {
+	feats := map[string][]float64{}
+	for _, tc := range relevanceCases {
+		doc, err := extract.Extract([]byte(tc.text), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		feats[tc.name] = RelevanceFeatures(doc)
+	}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		inc, guide := feats[lang+" incident"], feats[lang+" guide"]
+		for _, f := range []int{rfTimes, rfCause, rfFix, rfIncidentHeads} {
+			if inc[f] <= guide[f] {
+				t.Errorf("%s %s: incident %.2f not above guide %.2f", lang, relFeatures[f].Name, inc[f], guide[f])
+			}
+		}
+		for _, f := range []int{rfAdvice, rfCond, rfGuideHeads} {
+			if guide[f] <= inc[f] {
+				t.Errorf("%s %s: guide %.2f not above incident %.2f", lang, relFeatures[f].Name, guide[f], inc[f])
+			}
+		}
+	}
+}
