@@ -96,3 +96,23 @@ func TestRelevanceFeatureDirections(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRelevance compares the fitted gate with the hand-tuned one it
+// replaced on the 50 KB post (the analysis is shared and not timed).
+func BenchmarkRelevance(b *testing.B) {
+	doc, err := extract.Extract(bigPost(b), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := analyse(doc)
+	b.Run("fitted", func(b *testing.B) {
+		for b.Loop() {
+			a.relevance(Config{RelevanceThreshold: DefaultThreshold}, "en")
+		}
+	})
+	b.Run("v1", func(b *testing.B) {
+		for b.Loop() {
+			a.relevanceV1(DefaultThreshold)
+		}
+	})
+}
