@@ -54,8 +54,8 @@ func TestGoldSet(t *testing.T) {
 	t.Log("\n" + sb.String())
 	// Cross-source on the 49-document gold set (en/ru/zh): language 1/1/1,
 	// relevance 0.95/0.73/0.88, root cause 0.89/0.44/0.62; with the field
-	// model, and four source-specific rules removed, text F1 0.61/0.42/0.53
-	// (in-sample 0.61/0.42/0.55) and empty kept 0.91/0.91/0.96 (in-sample
+	// model, and four source-specific rules removed, text F1 0.61/0.42/0.53,
+	// 0.54 in zh with the model's veto at p 0.15 (in-sample 0.61/0.42/0.56) and empty kept 0.91/0.91/0.96 (in-sample
 	// 0.91/0.91/1.00). The floors leave room for
 	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
@@ -71,7 +71,7 @@ func TestGoldSet(t *testing.T) {
 		{"organization", func(l string) float64 { v, _ := rep.Get("organization", l); return v }, map[string]float64{"en": 0.88, "ru": 0.88, "zh": 0.92}},
 		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.66, "ru": 0.65, "zh": 0.68}},
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.58, "ru": 0.39, "zh": 0.50}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.58, "ru": 0.39, "zh": 0.51}},
 		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.88}},
 	}
 	for _, f := range floors {
