@@ -18,6 +18,13 @@ var relevanceCases = []struct {
 At 14:02 UTC our checkout service started returning errors. We were paged at 14:05 and saw the database connection pool was exhausted.
 We found the root cause: a deploy at 13:55 had lowered the pool size in the config. We rolled back the release at 14:20 and the service recovered.
 Users could not pay for 18 minutes. We added an alert on pool saturation and a test for the config value.`, true},
+	{"en status-page RCA", `# Summary of the Example Cloud Queue Service Event in the North-2 Region
+
+We want to provide some additional information about the service disruption that occurred in the North-2 Region on June 3.
+Between 09:12 and 11:40 PDT, customers experienced elevated error rates and latencies for the queue service API.
+The issue was triggered by a routine capacity addition to the metadata fleet at 09:05 PDT, which caused the front-end servers to exceed an operating system thread limit.
+Engineers identified the root cause at 10:31 PDT, removed the new capacity, and restarted the front-end fleet. By 11:40 PDT the service had fully recovered.
+We are moving the front-end servers to larger hosts and adding an alarm on thread usage. We apologize for the impact this event caused for our customers.`, true},
 	{"en guide", `# How to tune a connection pool
 
 If your service returns timeouts, you should check the pool size first. You can set it in the config file.
