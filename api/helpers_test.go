@@ -19,6 +19,10 @@ import (
 // storeSubmitter records submissions in the store without a pipeline.
 type storeSubmitter struct{ store *sinks.Store }
 
+func (s storeSubmitter) Redraft(ctx context.Context, id, by string) (sinks.SubmissionRecord, error) {
+	return s.store.RedraftSkipped(id, by)
+}
+
 func (s storeSubmitter) Submit(ctx context.Context, raw, origin, source string) (sinks.SubmissionRecord, bool, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -33,6 +33,9 @@ import (
 // Submitter queues a URL; pipelines.Submitter implements it.
 type Submitter interface {
 	Submit(ctx context.Context, rawURL, origin, source string) (sinks.SubmissionRecord, bool, error)
+	// Redraft sends a skipped crawled post through the pipeline again as a
+	// reviewer's request, so it is drafted instead of skipped.
+	Redraft(ctx context.Context, id, by string) (sinks.SubmissionRecord, error)
 }
 
 // Config wires a Server.
@@ -163,6 +166,8 @@ func (s *Server) routes() {
 	m.HandleFunc("PUT /api/v1/review/cases/{id}", s.auth(s.editCase))
 	m.HandleFunc("GET /api/v1/review/cases/{id}/history", s.auth(s.history))
 	m.HandleFunc("GET /api/v1/review/submissions", s.auth(s.listSubmissions))
+	m.HandleFunc("GET /api/v1/review/skipped", s.auth(s.listSkipped))
+	m.HandleFunc("POST /api/v1/review/skipped/{id}/draft", s.auth(s.draftSkipped))
 	m.HandleFunc("POST /api/v1/review/reviewers", s.admin(s.addReviewer))
 	m.HandleFunc("GET /api/v1/review/reviewers", s.admin(s.listReviewers))
 	m.HandleFunc("DELETE /api/v1/review/reviewers/{id}", s.admin(s.revokeReviewer))
@@ -469,6 +474,48 @@ func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) {
 		items = []casebook.Submission{}
 	}
 	writeJSON(w, http.StatusOK, list[casebook.Submission]{Items: items, NextCursor: next})
+}
+
+// skippedPost is a skipped crawled post as the skipped list shows it.
+type skippedPost struct {
+	casebook.Submission
+	Source string  `json:"source"`
+	Score  float64 `json:"score"`
+}
+
+func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) {
+	if !onlyParams(w, r, "cursor", "limit", "source") {
+		return
+	}
+	limit, ok := limitParam(w, r, 20, 200)
+	if !ok {
+		return
+	}
+	cursor := r.URL.Query().Get("cursor")
+	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
+		return
+	}
+	recs, next, err := s.cfg.Store.ListSkipped(strings.TrimSpace(r.URL.Query().Get("source")), cursor, limit)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	items := make([]skippedPost, 0, len(recs))
+	for _, rec := range recs {
+		items = append(items, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+	}
+	writeJSON(w, http.StatusOK, list[skippedPost]{Items: items, NextCursor: next})
+}
+
+func (s *Server) draftSkipped(w http.ResponseWriter, r *http.Request) {
+	rec, err := s.cfg.Submitter.Redraft(r.Context(), r.PathValue("id"), reviewerOf(r).Name)
+	if err != nil {
+		s.storeError(w, err)
+		return
+	}
+	s.cfg.Log.Info("skipped post sent to be drafted", "submission", rec.ID, "by", reviewerOf(r).Name)
+	writeJSON(w, http.StatusAccepted, rec.Submission)
 }
 
 func (s *Server) listCases(w http.ResponseWriter, r *http.Request) {

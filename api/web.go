@@ -196,6 +196,8 @@ func (s *Server) webRoutes() {
 	m.HandleFunc("POST /login", s.doLogin)
 	m.HandleFunc("POST /logout", s.reviewPage(s.doLogout))
 	m.HandleFunc("GET /review", s.reviewPage(s.pageQueue))
+	m.HandleFunc("GET /review/skipped", s.reviewPage(s.pageSkipped))
+	m.HandleFunc("POST /review/skipped/{id}/draft", s.reviewPage(s.doDraftSkipped))
 	m.HandleFunc("GET /review/drafts/{id}", s.reviewPage(s.pageDraft))
 	m.HandleFunc("POST /review/drafts/{id}", s.reviewPage(s.doEdit))
 	m.HandleFunc("POST /review/drafts/{id}/reject", s.reviewPage(s.doReject))
@@ -584,6 +586,41 @@ func (s *Server) pageQueue(w http.ResponseWriter, r *http.Request, sess sinks.Se
 		d.Rows = append(d.Rows, queueRow{Case: c, Host: sinks.SourceHost(&c), Duplicates: len(dups)})
 	}
 	s.render(w, r, "queue", http.StatusOK, view{Title: "Review queue", Notice: q.Get("notice"), Data: d})
+}
+
+type skippedData struct {
+	Source     string
+	Rows       []skippedPost
+	NextCursor string
+}
+
+func (s *Server) pageSkipped(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	q := r.URL.Query()
+	cursor := q.Get("cursor")
+	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
+		s.pageError(w, r, http.StatusBadRequest, "cursor is not one this server gave out")
+		return
+	}
+	d := skippedData{Source: strings.TrimSpace(q.Get("source"))}
+	recs, next, err := s.cfg.Store.ListSkipped(d.Source, cursor, queuePageSize)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	d.NextCursor = next
+	for _, rec := range recs {
+		d.Rows = append(d.Rows, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+	}
+	s.render(w, r, "skipped", http.StatusOK, view{Title: "Skipped posts", Notice: q.Get("notice"), Data: d})
+}
+
+func (s *Server) doDraftSkipped(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
+	rec, err := s.cfg.Submitter.Redraft(r.Context(), r.PathValue("id"), sess.Reviewer.Name)
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/review/skipped?notice="+url.QueryEscape(rec.ID+" sent to be drafted: it appears in the queue when the pipeline is done"), http.StatusSeeOther)
 }
 
 // segment is a run of source text and the fields whose evidence covers it.

@@ -95,9 +95,29 @@ func (s *Submitter) Submit(ctx context.Context, rawURL, origin, source string) (
 	return rec, false, nil
 }
 
+// Redraft puts a skipped crawled post back through the pipeline as a
+// reviewer's request (by), so it is drafted, flagged when the gate is unsure,
+// instead of skipped again.
+func (s *Submitter) Redraft(ctx context.Context, id, by string) (sinks.SubmissionRecord, error) {
+	rec, err := s.Store.RedraftSkipped(id, by)
+	if err != nil {
+		return rec, err
+	}
+	if err := s.enqueue(ctx, rec); err != nil {
+		s.Log.Warn("redraft recorded, publish deferred", "submission", rec.ID, "err", err)
+	}
+	return rec, nil
+}
+
 func (s *Submitter) enqueue(ctx context.Context, rec sinks.SubmissionRecord) error {
 	task := FetchTask{SubmissionID: rec.ID, URL: rec.URL, Origin: rec.Origin}
-	if err := s.Bus.Publish(ctx, SubjectFetch, rec.ID+":fetch", rec.ID, task); err != nil {
+	msgID := rec.ID + ":fetch"
+	if rec.Origin == sinks.OriginReview {
+		// A second trip through the pipeline: its own Nats-Msg-Id, or
+		// JetStream would drop it as a repeat of the first fetch task.
+		msgID += ":redraft:" + rec.UpdatedAt
+	}
+	if err := s.Bus.Publish(ctx, SubjectFetch, msgID, rec.ID, task); err != nil {
 		return err
 	}
 	return s.markEnqueued(rec.ID)

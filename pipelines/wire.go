@@ -85,7 +85,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 			ContentType: page.ContentType, Charset: page.Charset, SHA256: page.RawSHA256, Key: key,
 			Size: len(page.Body), FetchedAt: page.FetchedAt,
 		}
-		return bus.Publish(ctx, SubjectExtract, task.SubmissionID+":extract", task.SubmissionID, ref)
+		return bus.Publish(ctx, SubjectExtract, stageMsgID(task.SubmissionID, "extract", task.Origin), task.SubmissionID, ref)
 	})
 }
 
@@ -175,7 +175,7 @@ func WireExtract(bus *Bus, st Stage[ExtractInput, *extract.Document], cfg Runner
 		if err != nil {
 			return err
 		}
-		return bus.Publish(ctx, SubjectClassify, ref.SubmissionID+":classify", ref.SubmissionID, DocTask{Page: ref, Doc: doc})
+		return bus.Publish(ctx, SubjectClassify, stageMsgID(ref.SubmissionID, "classify", ref.Origin), ref.SubmissionID, DocTask{Page: ref, Doc: doc})
 	})
 }
 
@@ -191,7 +191,7 @@ func WireClassify(bus *Bus, st Stage[DocTask, *SinkTask], cfg RunnerConfig) *Run
 		if err != nil {
 			return err
 		}
-		return bus.Publish(ctx, SubjectSink, task.Page.SubmissionID+":sink", task.Page.SubmissionID, out)
+		return bus.Publish(ctx, SubjectSink, stageMsgID(task.Page.SubmissionID, "sink", task.Page.Origin), task.Page.SubmissionID, out)
 	})
 }
 
@@ -224,4 +224,15 @@ func WireRecorder(bus *Bus, store *sinks.Store, cfg RunnerConfig) *Runner {
 		}
 		return err
 	})
+}
+
+// stageMsgID is the Nats-Msg-Id of a submission's task for the next stage.
+// A post a reviewer drafts from the skipped list makes a second trip, which
+// JetStream would drop as a repeat of the first within its duplicate window.
+func stageMsgID(submissionID, stage, origin string) string {
+	id := submissionID + ":" + stage
+	if origin == sinks.OriginReview {
+		id += ":" + sinks.OriginReview
+	}
+	return id
 }
