@@ -125,7 +125,7 @@ func (f *fixture) seedDrafts() {
 	f.addDraft("cert", a, draftText)
 	b := pub("Наш опыт с Kubernetes", "Блог", "ru", "unknown", 2024, nil, []string{"kubernetes"}, "Заметки о переходе на Kubernetes.")
 	b.Sources[0].URL = "https://habr.example/post/1"
-	b.Relevance = casebook.Relevance{Score: 0.2, Flagged: true}
+	b.Relevance = casebook.Relevance{Score: 0.2, Flagged: true, Band: "uncertain", Reason: "guide: second person, no dated event"}
 	f.addDraft("flagged", b, "")
 	c := pub("数据库主从切换失败", "某公司", "zh", "database", 2024, []string{"database"}, nil, "主库故障后切换失败。")
 	c.RootCause.Category = "software-defect"

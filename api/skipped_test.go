@@ -127,3 +127,16 @@ func TestSkippedListWeb(t *testing.T) {
 		t.Fatal("the drafted post is still listed, or the other one is gone")
 	}
 }
+
+// TestDraftPageShowsRelevanceReason: a flagged draft's page says which
+// signals made the gate unsure.
+func TestDraftPageShowsRelevanceReason(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedDrafts()
+	c := browser(t)
+	login(t, c, f.srv.URL, f.revTok)
+	resp, page := get(t, c, f.srv.URL+"/review/drafts/"+f.drafts["flagged"])
+	if resp.StatusCode != 200 || !strings.Contains(page, "(uncertain)") || !strings.Contains(page, "guide: second person, no dated event") {
+		t.Fatalf("draft page: %d\n%.1200s", resp.StatusCode, page)
+	}
+}
