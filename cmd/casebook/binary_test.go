@@ -96,6 +96,12 @@ func TestBinaryVersionAndHelp(t *testing.T) {
 			}
 		}
 	}
+	// Subcommands of subcommands too.
+	for _, sub := range []string{"content", "cases", "relevance"} {
+		if r := runBin(t, "", nil, "eval", sub, "-h"); r.code != 0 {
+			t.Errorf("eval %s -h: exit %d, want 0\n%s", sub, r.code, r.err)
+		}
+	}
 	for _, args := range [][]string{{}, {"--help"}, {"help"}, {"help", "submit"}} {
 		if r := runBin(t, "", nil, args...); r.code != 0 {
 			t.Errorf("%v: exit %d", args, r.code)

@@ -52,7 +52,7 @@ func runEval(ctx context.Context, args []string) error {
 		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared, BySource: *bySource, PerDoc: *perDoc, Fit: evalcases.DefaultFit}, os.Stdout)
 		return err
 	case "relevance":
-		fs := flag.NewFlagSet("eval relevance", flag.ContinueOnError)
+		fs := newFlagSet("eval relevance")
 		dir := fs.String("dir", "", "the labelled blog posts (labels.tsv; ../shared/eval/relevance)")
 		gold := fs.String("gold", "", "also the gold set's posts (../shared/eval/gold), more sources for leave-one-source-out")
 		worst := fs.Int("worst", 0, "list at most this many misclassified posts per language (0: all)")
@@ -63,7 +63,7 @@ func runEval(ctx context.Context, args []string) error {
 			return nil
 		})
 		if err := fs.Parse(args[1:]); err != nil {
-			return &usageError{err.Error()}
+			return flagError(err)
 		}
 		if *dir == "" && *gold == "" {
 			return &usageError{"give --dir DIR and/or --gold DIR"}
