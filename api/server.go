@@ -450,19 +450,27 @@ func (s *Server) getSubmission(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rec.Submission)
 }
 
-func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r, "cursor", "limit") {
-		return
+// submissionPage reads the paging of a list of submissions (and the other
+// parameters it allows). The cursor is a submission id, not a case sequence:
+// pageParams's numeric check would refuse the next_cursor these lists give out.
+func submissionPage(w http.ResponseWriter, r *http.Request, more ...string) (cursor string, limit int, ok bool) {
+	if !onlyParams(w, r, append([]string{"cursor", "limit"}, more...)...) {
+		return "", 0, false
 	}
-	// The cursor is a submission id, not a case sequence: pageParams's
-	// numeric check would refuse the next_cursor this endpoint gives out.
-	limit, ok := limitParam(w, r, 20, 200)
-	if !ok {
-		return
+	if limit, ok = limitParam(w, r, 20, 200); !ok {
+		return "", 0, false
 	}
-	cursor := r.URL.Query().Get("cursor")
+	cursor = r.URL.Query().Get("cursor")
 	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
 		writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
+		return "", 0, false
+	}
+	return cursor, limit, true
+}
+
+func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) {
+	cursor, limit, ok := submissionPage(w, r)
+	if !ok {
 		return
 	}
 	items, next, err := s.cfg.Store.ListSubmissions(cursor, limit)
@@ -484,16 +492,8 @@ type skippedPost struct {
 }
 
 func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r, "cursor", "limit", "source") {
-		return
-	}
-	limit, ok := limitParam(w, r, 20, 200)
+	cursor, limit, ok := submissionPage(w, r, "source")
 	if !ok {
-		return
-	}
-	cursor := r.URL.Query().Get("cursor")
-	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
-		writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
 		return
 	}
 	recs, next, err := s.cfg.Store.ListSkipped(strings.TrimSpace(r.URL.Query().Get("source")), cursor, limit)
