@@ -26,16 +26,9 @@ func (s *Store) ListSkipped(source, cursor string, limit int) ([]SubmissionRecor
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bSubmissions).Cursor()
-		var k, v []byte
-		if cursor == "" {
-			k, v = c.Last()
-		} else if sk, _ := c.Seek([]byte(cursor)); sk == nil {
-			k, v = c.Last()
-		} else {
-			k, v = c.Prev()
-		}
 		var last []byte
-		for scanned := 0; k != nil; k, v = c.Prev() {
+		scanned := 0
+		for k, v := submissionsBelow(c, cursor); k != nil; k, v = c.Prev() {
 			if len(out) == limit {
 				next = out[len(out)-1].ID
 				break

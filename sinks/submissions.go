@@ -264,6 +264,19 @@ func ValidSubmissionCursor(c string) bool {
 	return true
 }
 
+// submissionsBelow puts c on the newest submission below cursor (the
+// newest of all for ""), for pages that walk newest first. Seek lands on the
+// cursor or just past it; past the last key, the page starts at the last.
+func submissionsBelow(c *bolt.Cursor, cursor string) (k, v []byte) {
+	if cursor == "" {
+		return c.Last()
+	}
+	if sk, _ := c.Seek([]byte(cursor)); sk == nil {
+		return c.Last()
+	}
+	return c.Prev()
+}
+
 // ListSubmissions pages through submissions, newest first.
 func (s *Store) ListSubmissions(cursor string, limit int) ([]casebook.Submission, string, error) {
 	if cursor != "" && !ValidSubmissionCursor(cursor) {
@@ -273,19 +286,7 @@ func (s *Store) ListSubmissions(cursor string, limit int) ([]casebook.Submission
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bSubmissions).Cursor()
-		var k, v []byte
-		if cursor == "" {
-			k, v = c.Last()
-		} else {
-			// Seek lands on the cursor (or just past it); the page goes on
-			// below it. Past the last key, the page starts at the last.
-			if sk, _ := c.Seek([]byte(cursor)); sk == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
-		}
-		for ; k != nil; k, v = c.Prev() {
+		for k, v := submissionsBelow(c, cursor); k != nil; k, v = c.Prev() {
 			if len(out) == limit {
 				next = string(out[len(out)-1].ID)
 				break
