@@ -58,7 +58,6 @@ var orgByHost = map[string]string{
 	"blog.discord.com":              "Discord",
 	"incident.io":                   "incident.io",
 	// open-source projects' own blogs and status pages
-	"rust-lang.org":                  "Rust",
 	"kubernetes.io":                  "Kubernetes",
 	"go.dev":                         "Go",
 	"blog.golang.org":                "Go",
@@ -67,7 +66,6 @@ var orgByHost = map[string]string{
 	"nodejs.org":                     "Node.js",
 	"npmjs.com":                      "npm",
 	"mozilla.org":                    "Mozilla",
-	"letsencrypt.org":                "Let's Encrypt",
 	"debian.org":                     "Debian",
 	"ubuntu.com":                     "Canonical",
 	"fedoraproject.org":              "Fedora",
