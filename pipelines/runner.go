@@ -200,10 +200,14 @@ func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 		}
 		failures = 0
 		if ctx.Err() != nil {
-			// Pulled but not started when the stop came: hand it straight
-			// back so another worker (or the next start) takes it now rather
-			// than after the ack wait.
-			_ = msg.Nak()
+			// Pulled but not started when the stop came: hand it back so
+			// another worker (or the next start) takes it soon rather than
+			// after the ack wait. Not at once: the draining pull can be
+			// handed the same message again, and each round trip counts as
+			// a delivery, so an immediate Nak could spend every attempt in a
+			// loop during the stop (a fetch was dead-lettered after 24
+			// deliveries across one restart).
+			_ = msg.NakWithDelay(time.Second)
 			<-sem
 			continue
 		}
