@@ -11,7 +11,7 @@ import (
 	"github.com/casebook/casebook/sinks"
 )
 
-// Crawler is the crawl scheduler as the API sees it; pipelines.Scheduler
+// Crawler is the crawl scheduler as the API sees it; crawl.Scheduler (pipelines/crawl)
 // implements it.
 type Crawler interface {
 	Sources(ctx context.Context) ([]SourceView, error)

@@ -20,6 +20,7 @@ import (
 	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 )
 
@@ -188,7 +189,7 @@ func benchService(b *testing.B, natsURL string) {
 		Runner:   pipelines.RunnerConfig{Concurrency: benchConcurrency(b)},
 		// Short per-host spacing: the benchmark measures the pipeline, not
 		// the politeness bound (the crawl benchmark does that).
-		Politeness: pipelines.Politeness{Concurrency: 4, MinDelay: time.Millisecond},
+		Politeness: crawl.Politeness{Concurrency: 4, MinDelay: time.Millisecond},
 		Log:        quietLogger(),
 	})
 	if err != nil {

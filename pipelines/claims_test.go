@@ -15,6 +15,7 @@ import (
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/pipelines/crawl"
 )
 
 // claimsPost is a made-up English incident write-up; n varies the text so
@@ -138,7 +139,7 @@ func TestAdminTokenNeverOverwritten(t *testing.T) {
 func TestTrailingDotHostRefusedAsItsAddress(t *testing.T) {
 	svc, c := startConfigured(t, t.TempDir(), pipelines.ServeConfig{
 		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
-		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+		Politeness: crawl.Politeness{MinDelay: 10 * time.Millisecond},
 	})
 	defer svc.Close()
 	sub, status := submit(t, c, "http://localhost.:9/postmortem")
@@ -174,7 +175,7 @@ func TestSlowDripSubmissionShowsRetriesThenFails(t *testing.T) {
 	svc, c := startConfigured(t, t.TempDir(), pipelines.ServeConfig{
 		Fetch:      fetch.Config{AllowPrivateNetworks: true, MinRate: 1000, StallAfter: 300 * time.Millisecond},
 		Runner:     pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 3 * time.Second }},
-		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+		Politeness: crawl.Politeness{MinDelay: 10 * time.Millisecond},
 	})
 	defer svc.Close()
 	start := time.Now()

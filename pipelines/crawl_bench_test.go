@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 )
 
@@ -123,16 +124,16 @@ func BenchmarkCrawl2000(b *testing.B) {
 	delay := 20 * time.Millisecond
 	site := startBenchSite(b, hosts, perHost)
 	total := int64(hosts * perHost)
-	var sources []Source
+	var sources []crawl.Source
 	for i, h := range site.hosts {
-		sources = append(sources, Source{Name: fmt.Sprintf("host%02d", i), Kind: KindSitemap, URL: h + "/sitemap.xml"})
+		sources = append(sources, crawl.Source{Name: fmt.Sprintf("host%02d", i), Kind: crawl.KindSitemap, URL: h + "/sitemap.xml"})
 	}
 	start := func(b *testing.B, delay time.Duration) *Service {
 		svc, err := Start(context.Background(), ServeConfig{
 			DataDir: b.TempDir(), HTTPAddr: "127.0.0.1:0", NATSSync: 2 * time.Minute, Stages: []string{StageFetch},
 			Fetch:      fetch.Config{AllowPrivateNetworks: true},
 			Runner:     RunnerConfig{Concurrency: 64},
-			Politeness: Politeness{Concurrency: 1, MinDelay: delay}, Log: quietLog(),
+			Politeness: crawl.Politeness{Concurrency: 1, MinDelay: delay}, Log: quietLog(),
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -164,11 +165,11 @@ func BenchmarkCrawl2000(b *testing.B) {
 			site.pages.Store(0)
 			svc := start(b, delay)
 			f, _ := fetch.New(fetch.Config{AllowPrivateNetworks: true})
-			pf, err := NewPoliteFetcher(context.Background(), svc.Bus, f)
+			pf, err := crawl.NewPoliteFetcher(context.Background(), svc.Bus.JS, f)
 			if err != nil {
 				b.Fatal(err)
 			}
-			sched, err := NewScheduler(SchedulerConfig{Sources: sources, Store: svc.Store, Parallel: hosts,
+			sched, err := crawl.NewScheduler(crawl.SchedulerConfig{Sources: sources, Store: svc.Store, Parallel: hosts,
 				Submitter: &Submitter{Store: svc.Store, Bus: svc.Bus, Log: quietLog()}, Fetch: pf, Log: quietLog()})
 			if err != nil {
 				b.Fatal(err)
@@ -185,7 +186,7 @@ func BenchmarkCrawl2000(b *testing.B) {
 			elapsed := time.Since(t0)
 			heap, rss := stop()
 			report(b, delay, elapsed, heap, rss)
-			sched.wg.Wait()
+			sched.Wait()
 			svc.Close()
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 )
 
@@ -80,11 +81,12 @@ const notIncident = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 // crawlEnv is a serve process (all stages) plus a scheduler under test control.
 type crawlEnv struct {
 	svc   *Service
-	sched *Scheduler
+	sched *crawl.Scheduler
+	pf    *crawl.PoliteFetcher // the scheduler's fetcher
 	api   *api.Client
 }
 
-func startCrawlEnv(t *testing.T, sources []Source, pol Politeness, tune func(*SchedulerConfig)) *crawlEnv {
+func startCrawlEnv(t *testing.T, sources []crawl.Source, pol crawl.Politeness, tune func(*crawl.SchedulerConfig)) *crawlEnv {
 	t.Helper()
 	dir := t.TempDir()
 	svc, err := Start(context.Background(), ServeConfig{
@@ -101,21 +103,21 @@ func startCrawlEnv(t *testing.T, sources []Source, pol Politeness, tune func(*Sc
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := NewPoliteFetcher(context.Background(), svc.Bus, f)
+	pf, err := crawl.NewPoliteFetcher(context.Background(), svc.Bus.JS, f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := SchedulerConfig{Sources: sources, Store: svc.Store, Submitter: &Submitter{Store: svc.Store, Bus: svc.Bus, Log: quietLog()},
+	cfg := crawl.SchedulerConfig{Sources: sources, Store: svc.Store, Submitter: &Submitter{Store: svc.Store, Bus: svc.Bus, Log: quietLog()},
 		Fetch: pf, RetryBase: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, FirstRunSpread: time.Millisecond, Log: quietLog()}
 	if tune != nil {
 		tune(&cfg)
 	}
-	sched, err := NewScheduler(cfg)
+	sched, err := crawl.NewScheduler(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tok, _ := os.ReadFile(filepath.Join(dir, AdminTokenFile))
-	return &crawlEnv{svc: svc, sched: sched, api: &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}}
+	return &crawlEnv{svc: svc, sched: sched, pf: pf, api: &api.Client{BaseURL: "http://" + svc.Addr, Token: strings.TrimSpace(string(tok))}}
 }
 
 // waitRun waits until every submission of run is terminal.
@@ -186,7 +188,7 @@ func TestCrawlFeedDiscoveryConditionalGet(t *testing.T) {
 	site := httptest.NewServer(mux)
 	defer site.Close()
 	base = site.URL
-	env := startCrawlEnv(t, []Source{{Name: "blog", Kind: KindFeed, URL: site.URL + "/"}}, Politeness{MinDelay: 20 * time.Millisecond}, nil)
+	env := startCrawlEnv(t, []crawl.Source{{Name: "blog", Kind: crawl.KindFeed, URL: site.URL + "/"}}, crawl.Politeness{MinDelay: 20 * time.Millisecond}, nil)
 	ctx := context.Background()
 
 	run, err := env.sched.CrawlNow(ctx, "blog")
@@ -278,8 +280,8 @@ func TestCrawlSitemapDiscovery(t *testing.T) {
 	site := httptest.NewServer(mux)
 	defer site.Close()
 	base = site.URL
-	env := startCrawlEnv(t, []Source{{Name: "site", Kind: KindSitemap, URL: site.URL + "/", Exclude: []string{"/tags/"}}},
-		Politeness{MinDelay: 10 * time.Millisecond}, nil)
+	env := startCrawlEnv(t, []crawl.Source{{Name: "site", Kind: crawl.KindSitemap, URL: site.URL + "/", Exclude: []string{"/tags/"}}},
+		crawl.Politeness{MinDelay: 10 * time.Millisecond}, nil)
 	run, err := env.sched.CrawlNow(context.Background(), "site")
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +327,7 @@ func TestCrawlRobots(t *testing.T) {
 	site := httptest.NewServer(mux)
 	defer site.Close()
 	base = site.URL
-	env := startCrawlEnv(t, []Source{{Name: "blog", Kind: KindFeed, URL: site.URL + "/feed.xml"}}, Politeness{MinDelay: 50 * time.Millisecond}, nil)
+	env := startCrawlEnv(t, []crawl.Source{{Name: "blog", Kind: crawl.KindFeed, URL: site.URL + "/feed.xml"}}, crawl.Politeness{MinDelay: 50 * time.Millisecond}, nil)
 	run, err := env.sched.CrawlNow(context.Background(), "blog")
 	if err != nil {
 		t.Fatal(err)
@@ -335,7 +337,7 @@ func TestCrawlRobots(t *testing.T) {
 	for _, it := range p.Items {
 		if strings.Contains(it.URL, "/private/") {
 			skipped++
-			if it.State != casebook.StateSkipped || it.Reason != ReasonRobots {
+			if it.State != casebook.StateSkipped || it.Reason != crawl.ReasonRobots {
 				t.Errorf("private item: %+v", it)
 			}
 		} else if it.State != casebook.StateDrafted {
@@ -392,8 +394,8 @@ func TestSourceBackoffAndRecovery(t *testing.T) {
 		}
 	}))
 	defer site.Close()
-	env := startCrawlEnv(t, []Source{{Name: "flaky", Kind: KindFeed, URL: site.URL + "/feed.xml", Interval: time.Hour}},
-		Politeness{MinDelay: 10 * time.Millisecond}, func(c *SchedulerConfig) { c.RetryBase = 300 * time.Millisecond })
+	env := startCrawlEnv(t, []crawl.Source{{Name: "flaky", Kind: crawl.KindFeed, URL: site.URL + "/feed.xml", Interval: time.Hour}},
+		crawl.Politeness{MinDelay: 10 * time.Millisecond}, func(c *crawl.SchedulerConfig) { c.RetryBase = 300 * time.Millisecond })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = env.sched.Run(ctx); close(done) }()
@@ -405,7 +407,7 @@ func TestSourceBackoffAndRecovery(t *testing.T) {
 		st, _ := env.svc.Store.GetSourceState("flaky")
 		if st.ErrorCount == 2 && !sawBackoff {
 			sawBackoff = true
-			next, err := env.sched.cfg.Fetch.Limiter.NextAllowed(ctx, "127.0.0.1")
+			next, err := env.pf.Limiter.NextAllowed(ctx, "127.0.0.1")
 			if err != nil || time.Until(next) < 500*time.Millisecond {
 				t.Errorf("host next-allowed %s (%v): the 429's Retry-After should hold every worker off", time.Until(next), err)
 			}
@@ -439,29 +441,6 @@ func TestSourceBackoffAndRecovery(t *testing.T) {
 	}
 }
 
-func TestBackoffGrowsToCap(t *testing.T) {
-	s := &Scheduler{cfg: SchedulerConfig{RetryBase: time.Second, MaxBackoff: time.Minute}}
-	prev := time.Duration(0)
-	for n := 1; n <= 8; n++ {
-		want := min(time.Second<<(n-1), time.Minute)
-		got := s.backoff(n, nil)
-		if got < want*8/10 || got > want*12/10 {
-			t.Errorf("backoff(%d) = %s, want %s ±20%%", n, got, want)
-		}
-		if n <= 6 && got < prev/2 {
-			t.Errorf("backoff(%d) = %s shrank from %s", n, got, prev)
-		}
-		prev = got
-	}
-	if got := s.backoff(100, nil); got > 72*time.Second {
-		t.Errorf("backoff(100) = %s beyond the cap", got)
-	}
-	ra := casebook.Permanent(&fetch.Error{Kind: fetch.KindHTTPStatus, Status: 429, RetryAfter: 10 * time.Minute})
-	if got := s.backoff(1, ra); got != 10*time.Minute {
-		t.Errorf("backoff with Retry-After 10m = %s", got)
-	}
-}
-
 // TestSourcesAPI drives a crawl through the HTTP API as `casebook crawl`
 // does: the POST needs a token, progress is visible until done, and the
 // source list shows the history.
@@ -492,7 +471,7 @@ func TestSourcesAPI(t *testing.T) {
 	st.Close()
 	svc, err := Start(context.Background(), ServeConfig{
 		DataDir: dir, HTTPAddr: "127.0.0.1:0", NATSSync: 2 * time.Minute, Fetch: fetch.Config{AllowPrivateNetworks: true},
-		Sources: []Source{{Name: "blog", Kind: KindFeed, URL: site.URL + "/feed.xml"}}, Politeness: Politeness{MinDelay: 10 * time.Millisecond},
+		Sources: []crawl.Source{{Name: "blog", Kind: crawl.KindFeed, URL: site.URL + "/feed.xml"}}, Politeness: crawl.Politeness{MinDelay: 10 * time.Millisecond},
 		Log: quietLog(),
 	})
 	if err != nil {
@@ -563,8 +542,8 @@ func TestCrawlHonoursFreshness(t *testing.T) {
 		io.WriteString(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>`+ttl+`</channel></rss>`)
 	}))
 	defer site.Close()
-	env := startCrawlEnv(t, []Source{{Name: "f", Kind: KindFeed, URL: site.URL + "/feed.xml", Interval: time.Hour}},
-		Politeness{MinDelay: 5 * time.Millisecond}, func(c *SchedulerConfig) { c.MaxFresh = 48 * time.Hour })
+	env := startCrawlEnv(t, []crawl.Source{{Name: "f", Kind: crawl.KindFeed, URL: site.URL + "/feed.xml", Interval: time.Hour}},
+		crawl.Politeness{MinDelay: 5 * time.Millisecond}, func(c *crawl.SchedulerConfig) { c.MaxFresh = 48 * time.Hour })
 	cases := []struct {
 		header, ttl string
 		lo, hi      time.Duration

@@ -17,6 +17,7 @@ import (
 	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/pipelines/crawl"
 )
 
 // fixtureSite serves the project's own fixture posts with fitting content types.
@@ -59,7 +60,7 @@ func startService(t *testing.T, dataDir string) (*pipelines.Service, *api.Client
 		Fetch:  fetch.Config{AllowPrivateNetworks: true},
 		Runner: pipelines.RunnerConfig{Concurrency: 2, Backoff: func(int) time.Duration { return 200 * time.Millisecond }},
 		// Every fixture is on one local host; the politeness tests cover spacing.
-		Politeness: pipelines.Politeness{MinDelay: 10 * time.Millisecond},
+		Politeness: crawl.Politeness{MinDelay: 10 * time.Millisecond},
 	})
 }
 

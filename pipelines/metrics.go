@@ -1,12 +1,12 @@
 package pipelines
 
 import (
-	"context"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	dto "github.com/prometheus/client_model/go"
@@ -66,7 +66,7 @@ func NewMetrics() *Metrics {
 }
 
 // KnownHosts sets the hosts a fetch is labelled by: the crawl sources'.
-func (m *Metrics) KnownHosts(sources []Source) {
+func (m *Metrics) KnownHosts(sources []crawl.Source) {
 	if m == nil {
 		return
 	}
@@ -130,25 +130,4 @@ func (m *Metrics) Gather() ([]*dto.MetricFamily, error) {
 		return nil, nil
 	}
 	return m.Registry.Gather()
-}
-
-// fetchTimer carries the fetch's own duration out of PoliteFetcher.Fetch,
-// which also waits for the host: the wait must not count as latency.
-type fetchTimer struct {
-	d    time.Duration
-	done bool
-}
-
-type fetchTimerKey struct{}
-
-func withFetchTimer(ctx context.Context) (context.Context, *fetchTimer) {
-	ft := &fetchTimer{}
-	return context.WithValue(ctx, fetchTimerKey{}, ft), ft
-}
-
-// timeFetch records d in the context's timer, if any.
-func timeFetch(ctx context.Context, start time.Time) {
-	if ft, ok := ctx.Value(fetchTimerKey{}).(*fetchTimer); ok {
-		ft.d, ft.done = time.Since(start), true
-	}
 }

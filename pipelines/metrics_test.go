@@ -2,15 +2,12 @@ package pipelines
 
 import (
 	"bytes"
-	"context"
-	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 )
@@ -64,7 +61,7 @@ func promtoolCheck(t *testing.T, text string) {
 
 func TestMetricsLabelsAreBounded(t *testing.T) {
 	m := NewMetrics()
-	m.KnownHosts([]Source{{Name: "blog", URL: "https://Blog.Example.com/feed.xml"}, {Name: "arch", URL: "https://archive.example.net/sitemap.xml", Link: "https://posts.example.net/"}})
+	m.KnownHosts([]crawl.Source{{Name: "blog", URL: "https://Blog.Example.com/feed.xml"}, {Name: "arch", URL: "https://archive.example.net/sitemap.xml", Link: "https://posts.example.net/"}})
 	m.ObserveFetch("blog.example.com", "ok")
 	m.ObserveFetch("posts.example.net", "ok")
 	// Anonymous submissions to a thousand hosts: one "other" series.
@@ -96,32 +93,5 @@ func TestMetricsLabelsAreBounded(t *testing.T) {
 	nilM.ObserveFetch("x", "ok")
 	if mfs, err := nilM.Gather(); err != nil || len(mfs) != 0 {
 		t.Errorf("nil metrics gathered %v %v", mfs, err)
-	}
-}
-
-// TestFetchTimeExcludesPoliteness: the second fetch of a host waits out the
-// host's delay, and that wait is not fetch latency.
-func TestFetchTimeExcludesPoliteness(t *testing.T) {
-	ctx := context.Background()
-	const delay = 400 * time.Millisecond
-	pf := testPoliteFetcher(t, Politeness{MinDelay: delay, Concurrency: 1})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte("<html><body><p>ok</p></body></html>"))
-	}))
-	defer srv.Close()
-	for i := 0; i < 2; i++ {
-		tctx, timer := withFetchTimer(ctx)
-		start := time.Now()
-		if _, err := pf.Fetch(tctx, fetch.Request{URL: srv.URL + "/p"}, false, 5*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		total := time.Since(start)
-		if !timer.done {
-			t.Fatalf("fetch %d: not timed", i)
-		}
-		if i == 1 && (total < delay*3/4 || timer.d > delay/2) {
-			t.Errorf("second fetch: %s in all, %s timed; want the %s wait outside the timed part", total, timer.d, delay)
-		}
 	}
 }

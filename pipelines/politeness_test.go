@@ -4,119 +4,18 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 )
-
-func TestHostKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"Example.COM": "h_example.com", "127.0.0.1": "h_127.0.0.1", "::1": "h__3a_3a1", "xn--80ak6aa92e.com": "h_xn--80ak6aa92e.com",
-		"localhost.": "h_localhost", "Example.com.": "h_example.com", "a..b": "h_a._2eb", ".a": "h__2ea", "a..": "h_a_2e",
-	} {
-		if got := HostKey("h_", in); got != want {
-			t.Errorf("HostKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestHostLimiter checks the limiter on one bucket from many goroutines:
-// starts are spaced by the delay, at most Concurrency run at once, a
-// crashed holder's slot frees itself when its lease expires, and a wait
-// longer than maxWait is handed back as a DeferError.
-func TestHostLimiter(t *testing.T) {
-	bus := testBus(t)
-	ctx := context.Background()
-	if err := PublishPoliteness(ctx, bus.JS, Politeness{Concurrency: 2, MinDelay: 40 * time.Millisecond, LeaseTTL: 300 * time.Millisecond}); err != nil {
-		t.Fatal(err)
-	}
-	// Two limiters stand for two processes: nothing is shared but the bucket.
-	var lims [2]*HostLimiter
-	for i := range lims {
-		l, err := NewHostLimiter(ctx, bus.JS, Politeness{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lims[i] = l
-	}
-	var mu sync.Mutex
-	var starts []time.Time
-	var inFlight, peak atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 12; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			le, err := lims[i%2].Acquire(ctx, "example.org", 0, 10*time.Second)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			// The lease's own start (the time its compare-and-set took the
-			// turn), not when this goroutine next ran: under -race and a
-			// loaded machine that can lag the grant by tens of ms.
-			mu.Lock()
-			starts = append(starts, le.Start)
-			mu.Unlock()
-			n := inFlight.Add(1)
-			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-			}
-			time.Sleep(100 * time.Millisecond)
-			inFlight.Add(-1)
-			le.Release()
-		}()
-	}
-	wg.Wait()
-	slices.SortFunc(starts, time.Time.Compare)
-	if p := peak.Load(); p > 2 {
-		t.Errorf("%d requests in flight at once, limit 2", p)
-	}
-	for i := 1; i < len(starts); i++ {
-		if gap := starts[i].Sub(starts[i-1]); gap < 35*time.Millisecond {
-			t.Errorf("starts %d and %d only %s apart, delay 40ms", i-1, i, gap)
-		}
-	}
-
-	// A holder that never releases (a crashed worker) blocks only until its lease expires.
-	a, _ := lims[0].Acquire(ctx, "crash.example", 0, time.Second)
-	b, _ := lims[0].Acquire(ctx, "crash.example", 0, time.Second)
-	if a == nil || b == nil {
-		t.Fatal("could not take both slots")
-	}
-	t0 := time.Now()
-	c, err := lims[1].Acquire(ctx, "crash.example", 0, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if waited := time.Since(t0); waited < 200*time.Millisecond {
-		t.Errorf("third slot taken after %s while two leases of 300ms were held", waited)
-	}
-	c.Release()
-
-	// A Retry-After longer than maxWait is a DeferError, not a wait.
-	until := time.Now().Add(3 * time.Second)
-	if err := lims[0].Defer(ctx, "busy.example", until, "HTTP 429"); err != nil {
-		t.Fatal(err)
-	}
-	// Until (3 s) is past maxWait (2 s): the answer is a DeferError at once,
-	// well before maxWait would have run out.
-	t0 = time.Now()
-	_, err = lims[1].Acquire(ctx, "busy.example", 0, 2*time.Second)
-	de, ok := err.(*DeferError)
-	if !ok || de.Until.Before(until.Add(-time.Millisecond)) || time.Since(t0) > 1500*time.Millisecond {
-		t.Fatalf("Acquire on a deferred host: %v after %s", err, time.Since(t0))
-	}
-}
 
 // TestPolitenessAcrossProcesses builds casebook and runs two
 // `casebook worker --stage fetch` processes against one NATS server: the
@@ -142,7 +41,7 @@ func TestPolitenessAcrossProcesses(t *testing.T) {
 	}
 	defer bus.Close()
 	const delay = 250 * time.Millisecond
-	if err := PublishPoliteness(ctx, bus.JS, Politeness{Concurrency: 1, MinDelay: delay}); err != nil {
+	if err := crawl.PublishPoliteness(ctx, bus.JS, crawl.Politeness{Concurrency: 1, MinDelay: delay}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -269,7 +168,7 @@ func TestPolitenessAcrossProcesses(t *testing.T) {
 func TestDeferredFetchKeepsAttempts(t *testing.T) {
 	bus := testBus(t)
 	ctx := context.Background()
-	if err := PublishPoliteness(ctx, bus.JS, Politeness{MinDelay: 10 * time.Millisecond, MaxWait: 300 * time.Millisecond}); err != nil {
+	if err := crawl.PublishPoliteness(ctx, bus.JS, crawl.Politeness{MinDelay: 10 * time.Millisecond, MaxWait: 300 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	var h hits
@@ -327,80 +226,6 @@ func TestDeferredFetchKeepsAttempts(t *testing.T) {
 	if info, err := bus.JS.Stream(ctx, StreamDead); err == nil {
 		if si, _ := info.Info(ctx); si != nil && si.State.Msgs != 0 {
 			t.Fatalf("%d dead letters", si.State.Msgs)
-		}
-	}
-}
-
-// TestBackoffStatusesHoldHost: 429 and 503 push the host's next-allowed
-// time out for every worker, by Retry-After (seconds or a date) or, when
-// the server gives none, by DefaultBackoff429; other errors do not.
-// testPoliteFetcher is a PoliteFetcher on a test bus with policy pol, for
-// loopback servers.
-func testPoliteFetcher(t *testing.T, pol Politeness) *PoliteFetcher {
-	t.Helper()
-	bus := testBus(t)
-	ctx := context.Background()
-	if err := PublishPoliteness(ctx, bus.JS, pol); err != nil {
-		t.Fatal(err)
-	}
-	f, err := fetch.New(fetch.Config{AllowPrivateNetworks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := NewPoliteFetcher(ctx, bus, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pf
-}
-
-func TestBackoffStatusesHoldHost(t *testing.T) {
-	ctx := context.Background()
-	pf := testPoliteFetcher(t, Politeness{MinDelay: time.Millisecond})
-	cases := []struct {
-		status     int
-		retryAfter string
-		hold       time.Duration // 0: the host is not held
-	}{
-		{http.StatusTooManyRequests, "3", 3 * time.Second},
-		{http.StatusServiceUnavailable, "5", 5 * time.Second},
-		{http.StatusServiceUnavailable, "", DefaultBackoff429},
-		{http.StatusTooManyRequests, time.Now().Add(8 * time.Second).UTC().Format(http.TimeFormat), 7 * time.Second},
-		{http.StatusInternalServerError, "60", 0},
-		{http.StatusNotFound, "", 0},
-	}
-	for i, tc := range cases {
-		// A host of its own per case: 127.0.0.1 is shared by every server here.
-		host := fmt.Sprintf("127.0.1.%d", i+1)
-		l, err := net.Listen("tcp", host+":0")
-		if err != nil {
-			t.Skipf("loopback %s: %v", host, err)
-		}
-		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if tc.retryAfter != "" {
-				w.Header().Set("Retry-After", tc.retryAfter)
-			}
-			w.WriteHeader(tc.status)
-		}))
-		srv.Listener.Close()
-		srv.Listener = l
-		srv.Start()
-		u := srv.URL
-		start := time.Now()
-		if _, err := pf.Fetch(ctx, fetch.Request{URL: u + "/x"}, false, time.Second); err == nil {
-			t.Fatalf("status %d: no error", tc.status)
-		}
-		next, err := pf.Limiter.NextAllowed(ctx, host)
-		srv.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		held := next.Sub(start)
-		if tc.hold == 0 && held > time.Second {
-			t.Errorf("status %d: host held for %s", tc.status, held)
-		}
-		if tc.hold > 0 && (held < tc.hold-time.Second || held > tc.hold+2*time.Second) {
-			t.Errorf("status %d Retry-After %q: host held for %s, want about %s", tc.status, tc.retryAfter, held, tc.hold)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,9 +52,9 @@ type ServeConfig struct {
 	Fetch     fetch.Config
 	Runner    RunnerConfig
 	// Sources are crawled on their intervals; none means no crawling.
-	Sources []Source
+	Sources []crawl.Source
 	// Politeness is the per-host policy every fetch worker follows.
-	Politeness Politeness
+	Politeness crawl.Politeness
 	Log        *slog.Logger
 	// Started, if set, is called with the bound HTTP address once serving.
 	Started func(httpAddr string)
@@ -69,7 +70,7 @@ type Service struct {
 	Addr    string
 	Metrics *Metrics
 	// Scheduler crawls the sources; nil without sources.
-	Scheduler *Scheduler
+	Scheduler *crawl.Scheduler
 	// Submitter is the one the API uses (its enqueued marks are coalesced).
 	Submitter *Submitter
 	cancel    context.CancelFunc

@@ -11,6 +11,7 @@ import (
 	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/extract"
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 )
 
@@ -27,8 +28,8 @@ type Stage[In, Out any] interface {
 // page whose content or rel=canonical URL was already seen is skipped.
 type FetchStage struct {
 	Fetcher *fetch.Fetcher
-	Polite  *PoliteFetcher
-	Seen    SeenClaimer
+	Polite  *crawl.PoliteFetcher
+	Seen    crawl.SeenClaimer
 }
 
 // Process fetches the task's URL. A host that cannot take the request within
@@ -46,7 +47,7 @@ func (s *FetchStage) Process(ctx context.Context, in FetchTask) (*fetch.Page, er
 	if cerr != nil {
 		canonical = ""
 	}
-	dup, err := s.Seen.Claim(ctx, SeenClaim{SubmissionID: in.SubmissionID, Source: sourceOf(in.Origin), URL: canonical, SHA256: page.RawSHA256})
+	dup, err := s.Seen.Claim(ctx, crawl.SeenClaim{SubmissionID: in.SubmissionID, Source: sourceOf(in.Origin), URL: canonical, SHA256: page.RawSHA256})
 	if err != nil {
 		// The sink still deduplicates by URL and content; go on without.
 		return page, nil
@@ -60,13 +61,34 @@ func (s *FetchStage) Process(ctx context.Context, in FetchTask) (*fetch.Page, er
 // MaxPoliteWait is how long a deferred task may wait in-process.
 func (s *FetchStage) MaxPoliteWait(ctx context.Context) time.Duration {
 	if s.Polite == nil || s.Polite.Limiter == nil {
-		return DefaultMaxWait
+		return crawl.DefaultMaxWait
 	}
 	return s.Polite.Limiter.Policy(ctx).MaxWait
 }
 
 // Close releases nothing; the fetcher's connections idle out.
 func (s *FetchStage) Close() error { return nil }
+
+// newFetchStage is the fetch stage of a worker or serve process: polite,
+// robots-aware for crawls, and deduplicating crawled pages against the
+// store process's seen-set.
+func newFetchStage(bus *Bus, f *fetch.Fetcher) (*FetchStage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pf, err := crawl.NewPoliteFetcher(ctx, bus.JS, f)
+	if err != nil {
+		return nil, err
+	}
+	return &FetchStage{Fetcher: f, Polite: pf, Seen: crawl.NewSeenClient(bus.NC)}, nil
+}
+
+// sourceOf is the source name of a "crawl:<source>" origin.
+func sourceOf(origin string) string {
+	s, _ := strings.CutPrefix(origin, "crawl:")
+	return s
+}
+
+func isCrawl(origin string) bool { return strings.HasPrefix(origin, "crawl") }
 
 // ExtractInput is a page reference with its body loaded.
 type ExtractInput struct {

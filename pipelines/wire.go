@@ -12,6 +12,7 @@ import (
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/extract"
 	"github.com/casebook/casebook/fetch"
+	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -42,7 +43,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		if prior > 0 && failed >= cfg.MaxAttempts {
 			return &exhaustedError{err: fmt.Errorf("gave up after %d attempts: %s", failed, h.Get(headerLastError)), attempts: failed}
 		}
-		maxWait := DefaultMaxWait
+		maxWait := crawl.DefaultMaxWait
 		if waiter != nil {
 			maxWait = waiter.MaxPoliteWait(ctx)
 		}
@@ -54,13 +55,13 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 			}
 		}
 		_ = bus.Emit(ctx, Event{SubmissionID: task.SubmissionID, Stage: StageFetch, State: casebook.StateFetching})
-		tctx, timer := withFetchTimer(ctx)
+		tctx, timer := crawl.WithFetchTimer(ctx)
 		page, err := st.Process(tctx, task)
 		host := hostOf(task.URL)
-		if timer.done {
-			cfg.Metrics.ObserveFetchTime(host, timer.d)
+		if timer.Done {
+			cfg.Metrics.ObserveFetchTime(host, timer.D)
 		}
-		var de *DeferError
+		var de *crawl.DeferError
 		if errors.As(err, &de) {
 			cfg.Metrics.ObserveFetch(host, "deferred")
 			return requeueFetch(ctx, bus, m, de.Until, maxWait, failed, defers, de.Error())
@@ -139,6 +140,20 @@ func fetchOutcome(err error) string {
 		return string(fe.Kind)
 	}
 	return "error"
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func hostOf(raw string) string {

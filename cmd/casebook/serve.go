@@ -13,6 +13,7 @@ import (
 	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/pipelines/crawl"
 )
 
 // fetchFlags are shared by serve and worker.
@@ -101,8 +102,8 @@ func runServe(ctx context.Context, args []string) error {
 	concurrency := fs.Int("concurrency", 16, "messages each stage handles at once (stages mostly wait on the network and on fsyncs)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	sourcesFile := fs.String("sources", os.Getenv("CASEBOOK_SOURCES"), "YAML file of crawl sources; empty: the built-in list; \"none\": no crawling")
-	hostDelay := fs.Duration("host-delay", pipelines.DefaultHostDelay, "least time between two requests to one host, across all fetch workers")
-	hostConc := fs.Int("host-concurrency", pipelines.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
+	hostDelay := fs.Duration("host-delay", crawl.DefaultHostDelay, "least time between two requests to one host, across all fetch workers")
+	hostConc := fs.Int("host-concurrency", crawl.DefaultHostConcurrency, "requests one host may have in flight, across all fetch workers")
 	submitRate := fs.Float64("submit-rate", 0, "public submissions allowed per second per client IP (default 0.5)")
 	submitBurst := fs.Int("submit-burst", 0, "burst of public submissions per client IP (default 30)")
 	authFailures := fs.Int("auth-failures", 0, "failed token checks (bearer or login) allowed per client IP per --auth-window before 429 (default 10)")
@@ -117,13 +118,13 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var sources []pipelines.Source
+	var sources []crawl.Source
 	switch *sourcesFile {
 	case "":
-		sources = pipelines.DefaultSources()
+		sources = crawl.DefaultSources()
 	case "none":
 	default:
-		if sources, err = pipelines.LoadSources(*sourcesFile); err != nil {
+		if sources, err = crawl.LoadSources(*sourcesFile); err != nil {
 			return err
 		}
 	}
@@ -151,7 +152,7 @@ func runServe(ctx context.Context, args []string) error {
 		NATSSync: syncPolicy, Stages: st, Fetch: fc, SubmitRate: *submitRate, SubmitBurst: *submitBurst, PublicURL: *publicURL,
 		AuthFailures: *authFailures, AuthFailWindow: *authWindow,
 		Runner: pipelines.RunnerConfig{Concurrency: *concurrency}, Log: log,
-		Sources: sources, Politeness: pipelines.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
+		Sources: sources, Politeness: crawl.Politeness{Concurrency: *hostConc, MinDelay: *hostDelay},
 	})
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package pipelines
+package crawl
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 // process only: it writes the seen-set and the crawl history to bbolt.
 type SchedulerConfig struct {
 	// Metrics counts runs and outcomes per source; nil counts nothing.
-	Metrics   *Metrics
+	Metrics   Metrics
 	Sources   []Source
 	Store     *sinks.Store
 	Submitter api.Submitter
@@ -78,6 +78,11 @@ func (c *SchedulerConfig) defaults() {
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
+}
+
+// Metrics is what the scheduler reports (pipelines.Metrics has it).
+type Metrics interface {
+	ObserveCrawl(source, outcome string, found, fresh int)
 }
 
 // Scheduler crawls each source on its interval, with jitter, and on demand.
@@ -276,6 +281,9 @@ func (s *Scheduler) Sources(context.Context) ([]api.SourceView, error) {
 	return out, nil
 }
 
+// Wait waits for the crawls started so far (Run does on its way out).
+func (s *Scheduler) Wait() { s.wg.Wait() }
+
 // Wake makes Run look at the schedule now (tests, after editing state).
 func (s *Scheduler) Wake() {
 	select {
@@ -349,7 +357,9 @@ func (s *Scheduler) finish(run *sinks.CrawlRun, st *sinks.SourceState, err error
 		}
 		st.NextRun = next
 	}
-	s.cfg.Metrics.ObserveCrawl(src.Name, run.Outcome, run.Found, run.New)
+	if s.cfg.Metrics != nil {
+		s.cfg.Metrics.ObserveCrawl(src.Name, run.Outcome, run.Found, run.New)
+	}
 	if err := s.cfg.Store.SaveRun(run); err != nil {
 		s.cfg.Log.Error("crawl run not saved", "source", src.Name, "err", err)
 	}

@@ -1,4 +1,4 @@
-package pipelines
+package crawl
 
 import (
 	_ "embed"

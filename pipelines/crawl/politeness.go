@@ -1,4 +1,4 @@
-package pipelines
+package crawl
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/fetch"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -29,10 +29,9 @@ import (
 //	                    process whether a crawled page's content or rel=canonical
 //	                    URL was already seen (the seen-set is in bbolt)
 const (
-	HostsBucket      = "casebook_hosts"
-	RobotsBucket     = "casebook_robots"
-	SubjectSeenClaim = "casebook.seen.claim"
-	policyKey        = "_policy"
+	HostsBucket  = "casebook_hosts"
+	RobotsBucket = "casebook_robots"
+	policyKey    = "_policy"
 )
 
 // Politeness is the per-host policy. `casebook serve` writes it to the hosts
@@ -111,7 +110,8 @@ func (h *hostState) prune(now time.Time) {
 }
 
 // DeferError says a host will not take a request within the in-process
-// wait: the task should come back at Until. WireFetch re-publishes it.
+// wait: the task should come back at Until. The fetch stage's wiring
+// (pipelines.WireFetch) re-publishes it.
 type DeferError struct {
 	Host   string
 	Until  time.Time
@@ -519,13 +519,13 @@ type PoliteFetcher struct {
 	Robots  *fetch.Robots
 }
 
-// NewPoliteFetcher builds one on the bus's buckets.
-func NewPoliteFetcher(ctx context.Context, bus *Bus, f *fetch.Fetcher) (*PoliteFetcher, error) {
-	lim, err := NewHostLimiter(ctx, bus.JS, Politeness{})
+// NewPoliteFetcher builds one on the JetStream's politeness buckets.
+func NewPoliteFetcher(ctx context.Context, js jetstream.JetStream, f *fetch.Fetcher) (*PoliteFetcher, error) {
+	lim, err := NewHostLimiter(ctx, js, Politeness{})
 	if err != nil {
 		return nil, err
 	}
-	cache, err := NewKVRobotsCache(ctx, bus.JS)
+	cache, err := NewKVRobotsCache(ctx, js)
 	if err != nil {
 		return nil, err
 	}
@@ -612,60 +612,49 @@ func (p *PoliteFetcher) Fetch(ctx context.Context, req fetch.Request, crawl bool
 	return page, err
 }
 
-// SeenClaimer asks whether a crawled page was already seen (same content,
-// or a rel=canonical URL another submission crawled) and records it if not.
-type SeenClaimer interface {
-	Claim(ctx context.Context, c SeenClaim) (dupURL string, err error)
+// FetchTimer carries the fetch's own duration out of PoliteFetcher.Fetch,
+// which also waits for the host: the wait must not count as latency.
+type FetchTimer struct {
+	D    time.Duration // the request's own time
+	Done bool          // a request went out
 }
 
-// SeenClaim is the casebook.seen.claim request.
-type SeenClaim struct {
-	SubmissionID string `json:"submission_id"`
-	Source       string `json:"source"`
-	URL          string `json:"url"`       // canonical, rel=canonical honoured
-	SHA256       string `json:"sha256"`    // of the decoded body
-	Duplicate    string `json:"duplicate"` // reply: the URL already seen, "" if new
-	Error        string `json:"error,omitempty"`
+type fetchTimerKey struct{}
+
+// WithFetchTimer returns a context whose fetch PoliteFetcher.Fetch times.
+func WithFetchTimer(ctx context.Context) (context.Context, *FetchTimer) {
+	ft := &FetchTimer{}
+	return context.WithValue(ctx, fetchTimerKey{}, ft), ft
 }
 
-// natsSeen asks the store process over core NATS.
-type natsSeen struct{ nc *nats.Conn }
+// timeFetch records the time since start in the context's timer, if any.
+func timeFetch(ctx context.Context, start time.Time) {
+	if ft, ok := ctx.Value(fetchTimerKey{}).(*FetchTimer); ok {
+		ft.D, ft.Done = time.Since(start), true
+	}
+}
 
-func (n natsSeen) Claim(ctx context.Context, c SeenClaim) (string, error) {
-	raw, _ := json.Marshal(c)
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	msg, err := n.nc.RequestWithContext(ctx, SubjectSeenClaim, raw)
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("seen-set claim: %w", err)
+		return ""
 	}
-	var reply SeenClaim
-	if err := json.Unmarshal(msg.Data, &reply); err != nil {
-		return "", fmt.Errorf("seen-set reply: %w", err)
-	}
-	if reply.Error != "" {
-		return "", fmt.Errorf("seen-set: %s", reply.Error)
-	}
-	return reply.Duplicate, nil
+	return u.Hostname()
 }
 
-// sourceOf is the source name of a "crawl:<source>" origin.
-func sourceOf(origin string) string {
-	s, _ := strings.CutPrefix(origin, "crawl:")
-	return s
-}
-
-func isCrawl(origin string) bool { return strings.HasPrefix(origin, "crawl") }
-
-// newFetchStage is the fetch stage of a worker or serve process: polite,
-// robots-aware for crawls, and deduplicating crawled pages against the
-// store process's seen-set.
-func newFetchStage(bus *Bus, f *fetch.Fetcher) (*FetchStage, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	pf, err := NewPoliteFetcher(ctx, bus, f)
-	if err != nil {
-		return nil, err
+// retry repeats f, each attempt with its own timeout, while a cluster is
+// still electing leaders at start-up.
+func retry(ctx context.Context, f func() error) error {
+	var err error
+	for delay := 100 * time.Millisecond; ; delay = min(delay*2, 2*time.Second) {
+		err = f()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
+		case <-time.After(delay):
+		}
 	}
-	return &FetchStage{Fetcher: f, Polite: pf, Seen: natsSeen{nc: bus.NC}}, nil
 }
