@@ -82,19 +82,26 @@ var (
 	triggerEvent []bool       // whether cue i of triggerAll is an event phrase
 )
 
-func init() {
+func init() { triggerAll, triggerEvent = triggerIndex(triggerCues, triggerEvents) }
+
+// triggerIndex merges the trigger words and the event phrases into one cue
+// list, marking which cues are event phrases.
+func triggerIndex(words, events map[string]cueSet) (labelledCues, []bool) {
+	var all labelledCues
+	var isEvent []bool
 	for _, t := range []struct {
 		table map[string]cueSet
 		event bool
-	}{{triggerCues, false}, {triggerEvents, true}} {
+	}{{words, false}, {events, true}} {
 		for label, cs := range t.table {
 			for _, c := range cs {
-				triggerAll.cs = append(triggerAll.cs, c)
-				triggerAll.labels = append(triggerAll.labels, label)
-				triggerEvent = append(triggerEvent, t.event)
+				all.cs = append(all.cs, c)
+				all.labels = append(all.labels, label)
+				isEvent = append(isEvent, t.event)
 			}
 		}
 	}
+	return all, isEvent
 }
 
 // triggerCounts counts trigger kinds named in low, once per word (stems of
