@@ -49,6 +49,7 @@ func Extract(raw []byte, opts Options) (*Document, error) {
 	if d.URL == "" {
 		d.URL = opts.URL
 	}
+	refineOrganization(d)
 	return d, nil
 }
 

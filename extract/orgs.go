@@ -188,6 +188,9 @@ func repoOrganization(host, path string) string {
 // Network", "acmenetworks" -> "Acme Networks"; a login it cannot split
 // stays as written.
 func humanLogin(login string) string {
+	if name := projectLabelName(strings.ToLower(login)); name != "" {
+		return name // "rust-lang" is Rust
+	}
 	s := strings.NewReplacer("-", " ", "_", " ").Replace(login)
 	if strings.Contains(s, " ") || strings.ToLower(s) != s {
 		return s
@@ -236,4 +239,164 @@ func registrableLabel(host string) string {
 		i--
 	}
 	return strings.ReplaceAll(labels[i], "-", "")
+}
+
+// blogPlatforms host other people's blogs and repositories: their name is
+// never who had the incident, so the domain rule below skips them.
+var blogPlatforms = map[string]bool{"github": true, "gitlab": true, "bitbucket": true, "codeberg": true, "gitee": true,
+	"medium": true, "substack": true, "wordpress": true, "blogspot": true, "blogger": true, "hashnode": true,
+	"dev": true, "habr": true, "vc": true, "livejournal": true, "dzen": true, "juejin": true, "csdn": true,
+	"cnblogs": true, "zhihu": true, "jianshu": true, "segmentfault": true, "oschina": true, "51cto": true,
+	"tumblr": true, "ghost": true, "notion": true, "netlify": true, "vercel": true, "pages": true, "sr": true}
+
+// genericLabelParts are the parts of a hyphenated domain name that do not
+// name the organisation: "rust-lang.org" is Rust's, "acme-hq.com" Acme's.
+var genericLabelParts = map[string]bool{"lang": true, "hq": true, "app": true, "inc": true, "labs": true,
+	"team": true, "project": true, "official": true, "eng": true, "dev": true, "io": true, "tech": true, "blog": true,
+	"org": true, "group": true, "status": true, "engineering": true, "cloud": true}
+
+// refineOrganization names the organisation from the page itself where
+// the address and the metadata left it open, or left only a repository's
+// name: the domain's name as the text spells it ("rust-lang.org" and a
+// text about "Rust": Rust), and a repository's owner when the text names
+// that owner in full ("acmecorp" and a text about "Acme Corp": Acme Corp).
+func refineOrganization(d *Document) {
+	u, err := url.Parse(d.URL)
+	if err != nil || u.Hostname() == "" {
+		return
+	}
+	host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
+	text := d.Title + "\n" + d.Text
+	if len(text) > orgScan {
+		text = text[:orgScan]
+	}
+	if codeHosts[host] {
+		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+		if len(parts) < 2 || !strings.EqualFold(d.Organization, parts[1]) || strings.EqualFold(parts[0], parts[1]) {
+			return // not the repository's name: the owner or a stated name stands
+		}
+		if name := textNameFor(text, squash(parts[0])); name != "" {
+			d.Organization = name
+		}
+		return
+	}
+	if d.Organization != "" {
+		return
+	}
+	label := hyphenLabel(host)
+	if label == "" || blogPlatforms[strings.ReplaceAll(label, "-", "")] {
+		return
+	}
+	for _, cand := range labelCandidates(label) {
+		if name := textNameFor(text, cand); name != "" {
+			d.Organization = name
+			return
+		}
+	}
+	d.Organization = projectLabelName(label)
+}
+
+// projectSuffixes, after a name in a domain, say the domain is that
+// project's or company's own ("rust-lang.org", "kotlinlang.org",
+// "acme-hq.com"), so the name stands even when the text never spells it.
+var projectSuffixes = []string{"lang", "hq"}
+
+// projectLabelName is the name a project domain stands for, capitalised
+// ("rust-lang" -> "Rust"), or "".
+func projectLabelName(label string) string {
+	l := strings.ReplaceAll(label, "-", "")
+	for _, suf := range projectSuffixes {
+		if head := strings.TrimSuffix(l, suf); head != l && len(head) >= 3 {
+			return strings.ToUpper(head[:1]) + head[1:]
+		}
+	}
+	return ""
+}
+
+// orgScan is how much of a document the name rules read.
+const orgScan = 16000
+
+// squash lower-cases a name and drops what domains and logins leave out.
+func squash(s string) string {
+	return strings.NewReplacer(" ", "", "-", "", ".", "", "'", "", "’", "", "_", "", "&", "").Replace(strings.ToLower(s))
+}
+
+// hyphenLabel is the name part of a host with its hyphens: "blog.rust-lang.org" -> "rust-lang".
+func hyphenLabel(host string) string {
+	labels := strings.Split(strings.ToLower(host), ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	i := len(labels) - 2
+	if i > 0 && (labels[i] == "co" || labels[i] == "com" || labels[i] == "org" || labels[i] == "net" || labels[i] == "ac") {
+		i--
+	}
+	return labels[i]
+}
+
+// labelCandidates are the squashed names a domain label may stand for:
+// the whole label, and its leading parts when the rest are generic words.
+func labelCandidates(label string) []string {
+	out := []string{squash(label)}
+	for _, suf := range projectSuffixes {
+		if head := strings.TrimSuffix(squash(label), suf); head != squash(label) {
+			out = append(out, head)
+		}
+	}
+	parts := strings.Split(label, "-")
+	for n := len(parts) - 1; n >= 1; n-- {
+		generic := true
+		for _, p := range parts[n:] {
+			generic = generic && genericLabelParts[p]
+		}
+		if generic {
+			out = append(out, strings.Join(parts[:n], ""))
+		}
+	}
+	var keep []string
+	for _, c := range out {
+		if len(c) >= 3 {
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+// nameRe is a capitalised name of up to three words ("Rust", "US Digital
+// Response", "Acme Networks", "crates.io" is not one: it starts lower-case).
+var nameRe = regexp.MustCompile(`\b[A-Z][\w.&'-]*[\w&](?:[ -][A-Z][\w.&'-]*[\w&]){0,2}`)
+
+// textNameFor returns the text's most frequent spelling of a capitalised
+// name (or a sub-phrase of one) that squashes to want, when the text
+// writes it at least twice: a name the post uses, not one it cites once.
+func textNameFor(text, want string) string {
+	if want == "" {
+		return ""
+	}
+	counts := map[string]int{}
+	for _, m := range nameRe.FindAllString(text, -1) {
+		words := strings.FieldsFunc(m, func(r rune) bool { return r == ' ' })
+		for i := range words {
+			for j := i + 1; j <= len(words); j++ {
+				phrase := strings.Join(words[i:j], " ")
+				if r := phrase[0]; r < 'A' || r > 'Z' {
+					continue
+				}
+				if squash(strings.TrimRight(phrase, ".")) == want {
+					counts[strings.TrimRight(phrase, ".")]++
+				}
+			}
+		}
+	}
+	best, n, total := "", 0, 0
+	for name, c := range counts {
+		total += c
+		if c > n || c == n && name < best {
+			best, n = name, c
+		}
+	}
+	if total < 2 {
+		return ""
+	}
+	return best
 }
