@@ -43,6 +43,9 @@ type SkipError struct {
 	Reason string
 	// DuplicateOf names the existing draft or case when the skip is a duplicate.
 	DuplicateOf string
+	// Score is the relevance gate's score when the gate skipped the post
+	// (the skipped list shows it); 0 for other skips.
+	Score float64
 }
 
 func (e *SkipError) Error() string { return "skipped: " + e.Reason }

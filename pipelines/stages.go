@@ -131,7 +131,9 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 	}
 	if !c.Relevance.IsPostmortem {
 		if strings.HasPrefix(in.Page.Origin, "crawl") {
-			return nil, casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, s.Classifier.Threshold(), c.Relevance.Reason)
+			skip := casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, s.Classifier.Threshold(), c.Relevance.Reason).(*casebook.SkipError)
+			skip.Score = c.Relevance.Score // listed beside the reason on the skipped list
+			return nil, skip
 		}
 		// A person asked for this page: draft it anyway, flagged for the reviewer.
 		c.Relevance.Flagged = true

@@ -119,6 +119,8 @@ type Event struct {
 	State        string `json:"state"`
 	Reason       string `json:"reason,omitempty"`
 	Error        string `json:"error,omitempty"`
+	// Score is the relevance gate's score on a skip by the gate.
+	Score float64 `json:"score,omitempty"`
 	// Attempt is set on a progress event about a failed try that will be
 	// retried: the tries so far.
 	Attempt int       `json:"attempt,omitempty"`

@@ -231,7 +231,12 @@ func WireRecorder(bus *Bus, store *sinks.Store, cfg RunnerConfig) *Runner {
 		if err := m.Decode(ctx, &ev); err != nil {
 			return err
 		}
-		err := store.Progress(ev.SubmissionID, ev.State, ev.Reason, ev.Error, "")
+		var err error
+		if ev.State == casebook.StateSkipped && ev.Score != 0 {
+			err = store.ProgressSkipped(ev.SubmissionID, ev.Reason, ev.Score)
+		} else {
+			err = store.Progress(ev.SubmissionID, ev.State, ev.Reason, ev.Error, "")
+		}
 		if errors.Is(err, sinks.ErrNotFound) {
 			// An event for a submission this store never had (another
 			// deployment's stream, or a wiped store): nothing to record.

@@ -156,6 +156,18 @@ func (s *Store) Progress(id, state, reason, errMsg, draftID string) error {
 	})
 }
 
+// ProgressSkipped records a skip by the relevance gate with its score,
+// which the skipped list shows beside the reason; else as Progress.
+func (s *Store) ProgressSkipped(id, reason string, score float64) error {
+	return s.batchUpdateSubmission(id, func(r *SubmissionRecord) bool {
+		if r.Terminal() {
+			return false
+		}
+		r.State, r.Reason, r.Error, r.Score = casebook.StateSkipped, reason, "", score
+		return true
+	})
+}
+
 // ProgressMany records several non-terminal progress states in one
 // transaction (progress is coalesced in memory and flushed periodically).
 // Unknown submissions are ignored; the same forward-only rule applies.
