@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,19 +34,23 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
-// TestBrowser drives a real headless Chromium through the UI: search, open a
-// case, log in, edit and approve a draft, reject one, on desktop and phone
-// widths, saving screenshots.
-func TestBrowser(t *testing.T) {
+// Chrome is a headless Chromium for one test; exported so the browser
+// tests of package api_test (which run the real pipeline) share it.
+type Chrome struct {
+	t     *testing.T
+	Ctx   context.Context
+	shots string
+	axe   string
+	width int // the viewport's CSS width
+}
+
+// NewChrome starts Chromium at desktop size, or skips the test without it.
+func NewChrome(t *testing.T) *Chrome {
+	t.Helper()
 	bin := chromiumPath()
 	if bin == "" {
 		t.Skip("no chromium binary; apt-get install chromium")
 	}
-	f := newFixture(t, Config{})
-	f.seedCases()
-	f.seedDrafts()
-	shots := screenshotDir(t)
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -57,36 +62,124 @@ func TestBrowser(t *testing.T) {
 		chromedp.WindowSize(1280, 900),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
+	t.Cleanup(cancelA)
 	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
-	defer cancelT()
+	t.Cleanup(cancel)
+	// Generous: under -race on two shared cores a page can take seconds.
+	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
+	t.Cleanup(cancelT)
+	c := &Chrome{t: t, Ctx: ctx, shots: screenshotDir(t), axe: axeScript(), width: 1280}
+	if c.axe == "" {
+		t.Log("no axe-core (npm install -g axe-core); accessibility rules not run")
+	}
+	return c
+}
 
-	shot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+// Shot saves a full-page screenshot as name.png.
+func (c *Chrome) Shot(name string) {
+	c.t.Helper()
+	png, err := chromedp.Run(c.Ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		c.t.Fatalf("screenshot %s: %v", name, err)
 	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("text of %s: %v", sel, err)
-		}
-		return s
+	if err := os.WriteFile(filepath.Join(c.shots, name+".png"), png, 0o644); err != nil {
+		c.t.Fatal(err)
 	}
-	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+}
+
+// Text is the visible text of the first element sel matches.
+func (c *Chrome) Text(sel string) string {
+	c.t.Helper()
+	s, err := chromedp.Run(c.Ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		c.t.Fatalf("text of %s: %v", sel, err)
 	}
+	return s
+}
+
+// Step runs actions, failing the test with what on an error.
+func (c *Chrome) Step(what string, actions ...chromedp.Action[chromedp.Void]) {
+	c.t.Helper()
+	if err := chromedp.Do(c.Ctx, actions...); err != nil {
+		c.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// Phone emulates a phone's screen from now on.
+func (c *Chrome) Phone() {
+	c.t.Helper()
+	c.Step("phone viewport", chromedp.EmulateViewport(phoneWidth, 844, chromedp.EmulateMobile))
+	c.width = phoneWidth
+}
+
+// Count is how many elements match sel on the current page.
+func (c *Chrome) Count(sel string) int {
+	c.t.Helper()
+	n, err := chromedp.Run(c.Ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+	if err != nil {
+		c.t.Fatalf("count %s: %v", sel, err)
+	}
+	return n
+}
+
+// Audit opens u and waits for wait (an element only that page has), then
+// checks that nothing is wider than the screen and that axe-core's rules
+// find nothing serious or critical; the viewport is the caller's.
+func (c *Chrome) Audit(name, u, wait string) {
+	t := c.t
+	t.Helper()
+	start := time.Now()
+	defer func() { t.Logf("%s audited in %v", name, time.Since(start).Round(time.Millisecond)) }()
+	c.Step(name, chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS(wait)))
+	c.AuditHere(name)
+}
+
+// AuditHere is Audit of the page the browser is on.
+func (c *Chrome) AuditHere(name string) {
+	t := c.t
+	t.Helper()
+	loc, _ := chromedp.Run(c.Ctx, chromedp.Location())
+	w, err := chromedp.Run(c.Ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not innerWidth: on a phone, content too wide widens the layout
+	// viewport itself.
+	vw := float64(c.width)
+	if w > vw {
+		wide, _ := chromedp.Run(c.Ctx, chromedp.Evaluate[[]string](widestJS))
+		t.Errorf("%s (%s) is %v px wide on a %v px screen; past the edge: %v", name, loc, w, vw, wide)
+	}
+	if vw <= phoneWidth {
+		c.Shot(name + "-phone")
+	} else {
+		c.Shot(name + "-desktop")
+	}
+	if c.axe == "" {
+		return
+	}
+	if _, err := chromedp.Run(c.Ctx, chromedp.Evaluate[bool](c.axe+";true")); err != nil {
+		t.Fatalf("load axe-core in %s: %v", name, err)
+	}
+	found, err := chromedp.Run(c.Ctx, chromedp.Evaluate[[]axeFinding](axeRunJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe-core in %s: %v", name, err)
+	}
+	for _, v := range found {
+		t.Errorf("%s (%s): axe %s %s: %s at %v", name, loc, v.Impact, v.ID, v.Help, v.Nodes)
+	}
+}
+
+// TestBrowser drives a real headless Chromium through the UI: search, open a
+// case, log in, edit and approve a draft, reject one, on desktop and phone
+// widths, saving screenshots.
+func TestBrowser(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases()
+	f.seedDrafts()
+	br := NewChrome(t)
+	ctx := br.Ctx
+	shot, text, step := br.Shot, br.Text, br.Step
 	base := f.srv.URL
 
 	// Search (a Chinese query without spaces) and open the case.
@@ -163,43 +256,15 @@ func TestBrowser(t *testing.T) {
 
 	// Every page, at phone width: nothing wider than the screen, and no
 	// serious or critical finding of axe-core's rules run in the page.
-	axe := axeScript()
-	if axe == "" {
-		t.Log("no axe-core (npm install -g axe-core); accessibility rules not run")
-	}
 	sub, _, err := f.store.CreateSubmission("https://phone.example/post", "https://phone.example/post", "manual", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	audit := func(name, path, wait string) {
 		t.Helper()
-		start := time.Now()
-		defer func() { t.Logf("%s audited in %v", name, time.Since(start).Round(time.Millisecond)) }()
-		step(name, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS(wait)))
-		w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w > phoneWidth {
-			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](widestJS))
-			t.Errorf("%s (%s) is %v px wide on a %d px phone; past the edge: %v", name, path, w, phoneWidth, wide)
-		}
-		shot(name + "-phone")
-		if axe == "" {
-			return
-		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](axe+";true")); err != nil {
-			t.Fatalf("load axe-core in %s: %v", name, err)
-		}
-		found, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeFinding](axeRunJS, chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("axe-core in %s: %v", name, err)
-		}
-		for _, v := range found {
-			t.Errorf("%s (%s): axe %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
-		}
+		br.Audit(name, base+path, wait)
 	}
-	step("phone viewport", chromedp.EmulateViewport(phoneWidth, 844, chromedp.EmulateMobile))
+	br.Phone()
 	for _, p := range []struct{ name, path, wait string }{
 		{"home", "/", "ol.cases"},
 		{"search", "/?q=kafka&sort=newest", "ol.cases"},
@@ -209,7 +274,7 @@ func TestBrowser(t *testing.T) {
 		{"submit", "/submit", "form"},
 		{"submission", "/submissions/" + sub.ID, "#state"},
 		{"not-found", "/cases/CB-9999", "main"},
-		{"queue", "/review", "table.queue"},
+		{"queue", "/review", "table#drafts"},
 		{"draft", "/review/drafts/" + f.drafts["zh"], "#edit-form"},
 		{"draft-evidence", "/review/drafts/CB-0004", "#source-text"},
 		{"history", "/review/cases/CB-0004/history", "main"},

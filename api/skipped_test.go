@@ -3,8 +3,12 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,19 +19,7 @@ import (
 // seedSkipped records n crawled posts of source src that the gate skipped.
 func seedSkipped(t *testing.T, st *sinks.Store, src string, n int) []string {
 	t.Helper()
-	var ids []string
-	for i := 0; i < n; i++ {
-		u := fmt.Sprintf("https://%s.example/guide-%d", src, i)
-		rec, _, err := st.CreateSubmission(u, u, "crawl:"+src, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Progress(rec.ID, casebook.StateSkipped, "not an incident write-up (guide: second person, no dated event)", "", ""); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, rec.ID)
-	}
-	return ids
+	return seedSkippedFrom(t, st, src, 0, n)
 }
 
 func TestSkippedListAPI(t *testing.T) {
@@ -126,6 +118,22 @@ func TestSkippedListWeb(t *testing.T) {
 	if strings.Contains(page, "guide-1") || !strings.Contains(page, "guide-0") {
 		t.Fatal("the drafted post is still listed, or the other one is gone")
 	}
+	// Pressed again (a stale tab, or another reviewer was first), or on an
+	// id that is gone: the list again, with the error above it.
+	for _, tc := range []struct {
+		id     string
+		status int
+		says   string
+	}{
+		{ids[1], http.StatusConflict, "is not a skipped crawled post any more (it is queued"},
+		{"sub-99999999", http.StatusNotFound, "There is no submission sub-99999999."},
+	} {
+		resp, page := post(t, c, f.srv.URL+"/review/skipped/"+tc.id+"/draft", url.Values{"csrf": {csrfOf(t, page)}, "source": {"blog-c"}})
+		if resp.StatusCode != tc.status || !strings.Contains(page, tc.says) || !strings.Contains(page, `role="alert"`) ||
+			!strings.Contains(page, `data-source="blog-c"`) || !strings.Contains(page, "guide-0") {
+			t.Errorf("draft %s: %d, want %d with %q above the blog-c list\n%.1500s", tc.id, resp.StatusCode, tc.status, tc.says, page)
+		}
+	}
 }
 
 // TestDraftPageShowsRelevanceReason: a flagged draft's page says which
@@ -138,5 +146,190 @@ func TestDraftPageShowsRelevanceReason(t *testing.T) {
 	resp, page := get(t, c, f.srv.URL+"/review/drafts/"+f.drafts["flagged"])
 	if resp.StatusCode != 200 || !strings.Contains(page, "(uncertain)") || !strings.Contains(page, "guide: second person, no dated event") {
 		t.Fatalf("draft page: %d\n%.1200s", resp.StatusCode, page)
+	}
+}
+
+// TestSkippedListPaging walks the skipped list page by page, with and
+// without a source filter: every skipped crawled post once, newest first,
+// nothing else (manual or drafted submissions), and a post drafted from
+// the list between two pages does not derail the walk.
+func TestSkippedListPaging(t *testing.T) {
+	f := newFixture(t, Config{})
+	a1 := seedSkipped(t, f.store, "blog-a", 3)
+	b := seedSkipped(t, f.store, "blog-b", 2)
+	// Not listed: a manual submission skipped as a duplicate, a drafted crawl.
+	m, _, _ := f.store.CreateSubmission("https://manual.example/p", "https://manual.example/p", "manual", "")
+	if err := f.store.Progress(m.ID, casebook.StateSkipped, "duplicate of case CB-0001", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := f.store.CreateSubmission("https://blog-a.example/incident", "https://blog-a.example/incident", "crawl:blog-a", "blog-a")
+	if err := f.store.Progress(d.ID, casebook.StateDrafted, "", "", "draft-000001"); err != nil {
+		t.Fatal(err)
+	}
+	a2 := seedSkippedFrom(t, f.store, "blog-a", 3, 2)
+	newestFirst := func(ids ...[]string) []string {
+		var all []string
+		for _, l := range ids {
+			all = append(all, l...)
+		}
+		slices.Sort(all)
+		slices.Reverse(all)
+		return all
+	}
+	walk := func(t *testing.T, source string, limit int, between func(page int)) []string {
+		t.Helper()
+		var got []string
+		cursor := ""
+		for page := 0; ; page++ {
+			q := url.Values{"limit": {strconv.Itoa(limit)}, "source": {source}, "cursor": {cursor}}
+			resp, body := do(t, "GET", f.srv.URL+"/api/v1/review/skipped?"+q.Encode(), f.revTok, nil)
+			var p struct {
+				Items []struct {
+					ID, Source string
+				} `json:"items"`
+				NextCursor string `json:"next_cursor"`
+			}
+			if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &p) != nil || p.Items == nil {
+				t.Fatalf("page %d: %d %s", page, resp.StatusCode, body)
+			}
+			if len(p.Items) > limit || (p.NextCursor != "" && len(p.Items) != limit) {
+				t.Fatalf("page %d: %d items for limit %d with next_cursor %q", page, len(p.Items), limit, p.NextCursor)
+			}
+			for _, it := range p.Items {
+				if source != "" && it.Source != source {
+					t.Errorf("source=%s listed %s of %s", source, it.ID, it.Source)
+				}
+				got = append(got, it.ID)
+			}
+			if p.NextCursor == "" {
+				return got
+			}
+			if page > 20 {
+				t.Fatal("the pages never end")
+			}
+			if between != nil {
+				between(page)
+			}
+			cursor = p.NextCursor
+		}
+	}
+	for _, tc := range []struct {
+		source string
+		limit  int
+		want   []string
+	}{
+		{"", 2, newestFirst(a1, b, a2)},
+		{"", 200, newestFirst(a1, b, a2)},
+		{"blog-a", 2, newestFirst(a1, a2)},
+		{"blog-a", 1, newestFirst(a1, a2)},
+		{"blog-b", 2, newestFirst(b)},
+		{"blog-b", 5, newestFirst(b)},
+		{"blog-z", 3, nil},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.source, tc.limit), func(t *testing.T) {
+			if got := walk(t, tc.source, tc.limit, nil); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	// Drafting the first page's posts while paging: the next page goes on
+	// below the cursor, the rest are all still seen once.
+	var drafted []string
+	got := walk(t, "blog-a", 2, func(page int) {
+		if page > 0 {
+			return
+		}
+		for _, id := range newestFirst(a1, a2)[:2] {
+			if resp, body := do(t, "POST", f.srv.URL+"/api/v1/review/skipped/"+id+"/draft", f.revTok, nil); resp.StatusCode != http.StatusAccepted {
+				t.Fatalf("draft %s: %d %s", id, resp.StatusCode, body)
+			}
+			drafted = append(drafted, id)
+		}
+	})
+	if want := newestFirst(a1, a2); !slices.Equal(got, want) || len(drafted) != 2 {
+		t.Errorf("walk while drafting: %v, want %v", got, want)
+	}
+
+	for _, tc := range []struct{ query, why string }{
+		{"cursor=bogus", "a cursor the server never gave out"},
+		{"cursor=42", "a bare number"},
+		{"limit=0", "limit below 1"},
+		{"limit=201", "limit above 200"},
+		{"limit=two", "limit not a number"},
+		{"page=2", "an unknown parameter"},
+	} {
+		if resp, body := do(t, "GET", f.srv.URL+"/api/v1/review/skipped?"+tc.query, f.revTok, nil); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "bad_parameter") {
+			t.Errorf("%s (%s): %d %s, want 400 bad_parameter", tc.query, tc.why, resp.StatusCode, body)
+		}
+	}
+}
+
+// seedSkippedFrom is seedSkipped with URLs numbered from first.
+func seedSkippedFrom(t *testing.T, st *sinks.Store, src string, first, n int) []string {
+	t.Helper()
+	var ids []string
+	for i := first; i < first+n; i++ {
+		u := fmt.Sprintf("https://%s.example/guide-%d", src, i)
+		rec, _, err := st.CreateSubmission(u, u, "crawl:"+src, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Progress(rec.ID, casebook.StateSkipped, "not an incident write-up (guide: second person, no dated event)", "", ""); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, rec.ID)
+	}
+	return ids
+}
+
+// TestQueueTabs: the lane tabs carry their counts and mark the current one
+// (aria-current), and an empty lane or filter says why it is empty.
+func TestQueueTabs(t *testing.T) {
+	f := newFixture(t, Config{})
+	c := browser(t)
+	login(t, c, f.srv.URL, f.revTok)
+	_, page := get(t, c, f.srv.URL+"/review")
+	if !strings.Contains(page, "The queue is empty.") {
+		t.Errorf("empty queue:\n%.2000s", page)
+	}
+	_, page = get(t, c, f.srv.URL+"/review/skipped")
+	if !strings.Contains(page, "No crawled post has been skipped.") || !strings.Contains(page, `id="tab-skipped" href="/review/skipped" aria-current="page"`) {
+		t.Errorf("empty skipped list:\n%.2000s", page)
+	}
+	f.seedDrafts()
+	f.addDraft("plain", pub("Disk full on the build host", "CI", "en", "capacity", 2024, nil, nil, "The build host ran out of disk."), "")
+	for _, tc := range []struct {
+		path    string
+		current string   // the tab marked current
+		has     []string // on the page
+	}{
+		{"/review", "tab-all", []string{"All drafts (4)", "Flagged lane, the gate was unsure (1)", "guide: second person, no dated event"}},
+		{"/review?flagged=true", "tab-flagged", []string{`data-lane="flagged"`, "Наш опыт с Kubernetes"}},
+		{"/review?flagged=true&language=zh", "tab-flagged", []string{"No draft matches these filters.", `href="/review?flagged=true">`}},
+		{"/review?language=ru&flagged=false", "", []string{"No draft matches these filters."}},
+		{"/review?source=nowhere.example", "tab-all", []string{"No draft matches these filters."}},
+	} {
+		resp, page := get(t, c, f.srv.URL+tc.path)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", tc.path, resp.StatusCode)
+		}
+		if n := strings.Count(page, `aria-current="page"`); (tc.current == "" && n != 0) || (tc.current != "" && (n != 1 || !strings.Contains(page, `id="`+tc.current+`"`))) ||
+			(tc.current != "" && !regexp.MustCompile(`id="`+tc.current+`" href="[^"]*" aria-current="page"`).MatchString(page)) {
+			t.Errorf("%s: current tab should be %q (%d marked)", tc.path, tc.current, n)
+		}
+		for _, s := range tc.has {
+			if !strings.Contains(page, html.EscapeString(s)) && !strings.Contains(page, s) {
+				t.Errorf("%s: no %q on the page", tc.path, s)
+			}
+		}
+	}
+	// With no flagged draft left, the flagged lane says so.
+	if _, err := f.store.Reject(f.drafts["flagged"], "rita", "not an incident"); err != nil {
+		t.Fatal(err)
+	}
+	_, page = get(t, c, f.srv.URL+"/review?flagged=true")
+	if !strings.Contains(page, "No flagged drafts: the gate was sure of every draft in the queue.") || !strings.Contains(page, "(0)") {
+		t.Errorf("empty flagged lane:\n%.2500s", page)
 	}
 }

@@ -80,18 +80,21 @@ var funcs = template.FuncMap{
 		}
 		return ts
 	},
-	"query": func(kv ...string) template.URL {
-		v := url.Values{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i+1] != "" {
-				v.Set(kv[i], kv[i+1])
-			}
+	"query": queryURL,
+}
+
+// queryURL is "?k=v&…" of the pairs with a value ("" when none has one).
+func queryURL(kv ...string) template.URL {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			v.Set(kv[i], kv[i+1])
 		}
-		if len(v) == 0 {
-			return ""
-		}
-		return template.URL("?" + v.Encode())
-	},
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return template.URL("?" + v.Encode())
 }
 
 func mustPages() *pages {
@@ -589,19 +592,29 @@ func (s *Server) pageQueue(w http.ResponseWriter, r *http.Request, sess sinks.Se
 }
 
 type skippedData struct {
-	Source     string
+	Source string
+	// Sources are the configured crawl sources, offered as the filter's
+	// choices (the field takes any name: a source may be gone from the
+	// configuration while its skipped posts stay).
+	Sources    []string
+	Cursor     string
 	Rows       []skippedPost
 	NextCursor string
 }
 
 func (s *Server) pageSkipped(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
 	q := r.URL.Query()
-	cursor := q.Get("cursor")
+	s.skippedPage(w, r, http.StatusOK, strings.TrimSpace(q.Get("source")), q.Get("cursor"), "", q.Get("notice"))
+}
+
+// skippedPage renders a page of the skipped list; a failed "draft it" shows
+// its error above the list it was pressed on, not on a bare error page.
+func (s *Server) skippedPage(w http.ResponseWriter, r *http.Request, status int, source, cursor, errMsg, notice string) {
 	if cursor != "" && !sinks.ValidSubmissionCursor(cursor) {
 		s.pageError(w, r, http.StatusBadRequest, "cursor is not one this server gave out")
 		return
 	}
-	d := skippedData{Source: strings.TrimSpace(q.Get("source"))}
+	d := skippedData{Source: source, Cursor: cursor}
 	recs, next, err := s.cfg.Store.ListSkipped(d.Source, cursor, queuePageSize)
 	if err != nil {
 		s.pageStoreError(w, r, err)
@@ -611,16 +624,39 @@ func (s *Server) pageSkipped(w http.ResponseWriter, r *http.Request, sess sinks.
 	for _, rec := range recs {
 		d.Rows = append(d.Rows, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
 	}
-	s.render(w, r, "skipped", http.StatusOK, view{Title: "Skipped posts", Notice: q.Get("notice"), Data: d})
+	if s.cfg.Crawler != nil {
+		if srcs, err := s.cfg.Crawler.Sources(r.Context()); err == nil {
+			for _, v := range srcs {
+				d.Sources = append(d.Sources, v.Name)
+			}
+		}
+	}
+	s.render(w, r, "skipped", status, view{Title: "Skipped posts", Error: errMsg, Notice: notice, Data: d})
 }
 
 func (s *Server) doDraftSkipped(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
-	rec, err := s.cfg.Submitter.Redraft(r.Context(), r.PathValue("id"), sess.Reviewer.Name)
+	id := r.PathValue("id")
+	source := strings.TrimSpace(r.PostFormValue("source"))
+	rec, err := s.cfg.Submitter.Redraft(r.Context(), id, sess.Reviewer.Name)
 	if err != nil {
-		s.pageStoreError(w, r, err)
+		status, msg := http.StatusInternalServerError, id+" could not be sent to be drafted; try again"
+		switch {
+		case errors.Is(err, sinks.ErrNotFound):
+			status, msg = http.StatusNotFound, "There is no submission "+id+"."
+		case errors.Is(err, sinks.ErrConflict):
+			status, msg = http.StatusConflict, id+" is not a skipped crawled post any more"
+			if cur, gerr := s.cfg.Store.GetSubmission(id); gerr == nil {
+				msg += " (it is " + cur.State + ": another reviewer may have drafted it)"
+			}
+			msg += "."
+		default:
+			s.cfg.Log.Error("draft a skipped post", "submission", id, "err", err)
+		}
+		s.skippedPage(w, r, status, source, "", msg, "")
 		return
 	}
-	http.Redirect(w, r, "/review/skipped?notice="+url.QueryEscape(rec.ID+" sent to be drafted: it appears in the queue when the pipeline is done"), http.StatusSeeOther)
+	notice := rec.ID + " sent to be drafted: it appears in the queue when the pipeline is done"
+	http.Redirect(w, r, "/review/skipped"+string(queryURL("source", source, "notice", notice)), http.StatusSeeOther)
 }
 
 // segment is a run of source text and the fields whose evidence covers it.
