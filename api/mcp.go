@@ -2,8 +2,12 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/casebook/casebook"
@@ -67,15 +71,52 @@ func orUnknown(s string) string {
 }
 
 // MCP tool inputs; the jsonschema tags describe the fields to the client.
+// The filters are those of GET /api/v1/search (and /cases), read by the
+// same code, so a tool call and an HTTP request answer alike.
 type searchIn struct {
-	Query string `json:"query" jsonschema:"full-text query in English, Russian or Chinese"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many cases, 1..50, default 10"`
+	Query        string `json:"query" jsonschema:"full-text query in English, Russian or Chinese: every word must occur; a tag alias also finds its tag (k8s, \"service mesh\"); -word leaves out; \"quoted phrase\" in that order"`
+	Tag          string `json:"tag,omitempty" jsonschema:"only cases with this tag (slug or alias, e.g. kubernetes or k8s)"`
+	Component    string `json:"component,omitempty" jsonschema:"only cases with this component slug, see vocab"`
+	Category     string `json:"category,omitempty" jsonschema:"only cases with this root-cause category slug, see vocab"`
+	Organization string `json:"organization,omitempty" jsonschema:"only cases of this organization"`
+	Language     string `json:"language,omitempty" jsonschema:"only cases written in en, ru or zh"`
+	Year         int    `json:"year,omitempty" jsonschema:"only incidents of this year"`
+	Sort         string `json:"sort,omitempty" jsonschema:"relevance (default), newest or oldest"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many cases, 1..50, default 10"`
+	Cursor       string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 type searchOut struct {
-	Query     string          `json:"query"`
-	Total     int             `json:"total"`
-	Incidents []IncidentBrief `json:"incidents"`
+	Query      string          `json:"query"`
+	Total      int             `json:"total"`
+	Incidents  []IncidentBrief `json:"incidents"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+// filterOf reads a tool's filters as the HTTP API reads its query.
+func filterOf(tag, component, category, organization, language string, year int) (sinks.Filter, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"tag": tag, "component": component, "category": category, "organization": organization, "language": language} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if year != 0 {
+		q.Set("year", strconv.Itoa(year))
+	}
+	return parseFilter(q)
+}
+
+// sortOf checks a tool's sort against the orders offered (the first is the
+// default).
+func sortOf(v string, orders ...string) (string, error) {
+	if v == "" {
+		return orders[0], nil
+	}
+	if !slices.Contains(orders, v) {
+		return "", fmt.Errorf("sort must be one of %s", strings.Join(orders, ", "))
+	}
+	return v, nil
 }
 
 type getIn struct {
@@ -91,10 +132,12 @@ type getOut struct {
 
 type listIn struct {
 	Tag          string `json:"tag,omitempty" jsonschema:"tag slug or alias, e.g. kubernetes or k8s"`
+	Component    string `json:"component,omitempty" jsonschema:"component slug, see vocab"`
 	Category     string `json:"category,omitempty" jsonschema:"root-cause category slug, see vocab"`
 	Organization string `json:"organization,omitempty" jsonschema:"organization that had the incident"`
 	Language     string `json:"language,omitempty" jsonschema:"en, ru or zh"`
 	Year         int    `json:"year,omitempty" jsonschema:"incident year"`
+	Sort         string `json:"sort,omitempty" jsonschema:"newest (default) or oldest"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"page size 1..100, default 20"`
 	Cursor       string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
@@ -144,17 +187,36 @@ func readOnly(title string) *mcp.ToolAnnotations {
 func (s *Server) MCPServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "casebook", Version: Version}, nil)
 	st := s.cfg.Store
-	mcp.AddTool(srv, &mcp.Tool{Name: "search_incidents", Title: "Search incidents", Annotations: readOnly("Search incidents"), Description: "Full-text search over published incident cases (title, summary, symptoms, root cause, remediation) in English, Russian and Chinese."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "search_incidents", Title: "Search incidents", Annotations: readOnly("Search incidents"), Description: "Full-text search over published incident cases (title, summary, symptoms, root cause, remediation) in English, Russian and Chinese, narrowed by tag, component, root-cause category, organization, language and year, ranked by relevance or date; paged by cursor."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
-			if strings.TrimSpace(in.Query) == "" {
+			q := strings.TrimSpace(in.Query)
+			if q == "" {
 				return nil, searchOut{}, toolError("query is required")
 			}
-			res, err := st.Search(in.Query, "", clampLimit(in.Limit, 10, 50))
+			if len(q) > 500 {
+				return nil, searchOut{}, toolError("query is longer than 500 bytes")
+			}
+			f, err := filterOf(in.Tag, in.Component, in.Category, in.Organization, in.Language, in.Year)
+			if err != nil {
+				return nil, searchOut{}, toolError("%v", err)
+			}
+			order, err := sortOf(in.Sort, sinks.SortRelevance, sinks.SortNewest, sinks.SortOldest)
+			if err != nil {
+				return nil, searchOut{}, toolError("%v", err)
+			}
+			res, err := st.SearchWith(q, sinks.SearchOptions{Filter: f, Sort: order}, in.Cursor, clampLimit(in.Limit, 10, 50))
+			if errors.Is(err, sinks.ErrInvalid) {
+				return nil, searchOut{}, toolError("cursor %q is not a next_cursor this server gave out", in.Cursor)
+			}
 			if err != nil {
 				return nil, searchOut{}, err
 			}
-			out := searchOut{Query: in.Query, Total: res.Total, Incidents: s.briefs(res.Items)}
-			return toolText(briefText(fmt.Sprintf("%d cases match %q:", res.Total, in.Query), out.Incidents)), out, nil
+			out := searchOut{Query: q, Total: res.Total, Incidents: s.briefs(res.Items), NextCursor: res.NextCursor}
+			head := fmt.Sprintf("%d cases match %q", res.Total, q)
+			if res.NextCursor != "" {
+				head += fmt.Sprintf(" (next cursor %q)", res.NextCursor)
+			}
+			return toolText(briefText(head+":", out.Incidents)), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "get_incident", Title: "Get an incident", Annotations: readOnly("Get an incident"), Description: "One published incident case by id, with its related cases."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, getOut, error) {
@@ -170,18 +232,17 @@ func (s *Server) MCPServer() *mcp.Server {
 			}
 			return toolText(b.String()), getOut{ID: c.ID, URL: s.abs("/cases/" + c.ID), JSONURL: s.abs("/api/v1/cases/" + c.ID), Incident: *c}, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "list_incidents", Title: "List incidents", Annotations: readOnly("List incidents"), Description: "Published incident cases, newest first, filtered by tag, root-cause category, organization, language and year; paged by cursor."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "list_incidents", Title: "List incidents", Annotations: readOnly("List incidents"), Description: "Published incident cases, newest (or oldest) first, filtered by tag, component, root-cause category, organization, language and year; paged by cursor."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in listIn) (*mcp.CallToolResult, listOut, error) {
-			f := sinks.Filter{Category: in.Category, Organization: in.Organization, Language: in.Language, Year: in.Year, Tag: in.Tag}
-			if in.Tag != "" {
-				if slug, ok := casebook.NormalizeTag(in.Tag); ok {
-					f.Tag = slug
-				}
+			f, err := filterOf(in.Tag, in.Component, in.Category, in.Organization, in.Language, in.Year)
+			if err != nil {
+				return nil, listOut{}, toolError("%v", err)
 			}
-			if in.Category != "" && !casebook.ValidRootCause(in.Category) {
-				return nil, listOut{}, toolError("category %q is not in the vocabulary", in.Category)
+			order, err := sortOf(in.Sort, sinks.SortNewest, sinks.SortOldest)
+			if err != nil {
+				return nil, listOut{}, toolError("%v", err)
 			}
-			items, next, err := st.ListCases(f, in.Cursor, clampLimit(in.Limit, 20, 100))
+			items, next, err := st.ListCasesWith(f, sinks.ListOptions{Sort: order}, in.Cursor, clampLimit(in.Limit, 20, 100))
 			if err != nil {
 				return nil, listOut{}, toolError("list: %v", err)
 			}

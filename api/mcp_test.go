@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -46,8 +48,14 @@ func TestMCP(t *testing.T) {
 			if !strings.Contains(string(schema), `"query"`) || !strings.Contains(string(schema), `"required":["query"]`) {
 				t.Errorf("search schema %s", schema)
 			}
+			// Every parameter of GET /api/v1/search (q is the query).
+			for _, p := range []string{"tag", "component", "category", "organization", "language", "year", "sort", "limit", "cursor"} {
+				if !strings.Contains(string(schema), `"`+p+`"`) {
+					t.Errorf("search schema lacks %s: %s", p, schema)
+				}
+			}
 		case "list_incidents":
-			for _, p := range []string{"tag", "category", "organization", "language", "year", "limit", "cursor"} {
+			for _, p := range []string{"tag", "component", "category", "organization", "language", "year", "sort", "limit", "cursor"} {
 				if !strings.Contains(string(schema), `"`+p+`"`) {
 					t.Errorf("list schema lacks %s: %s", p, schema)
 				}
@@ -198,5 +206,133 @@ func TestMCPConventions(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "casebook://cases/CB-9999"}); err == nil {
 		t.Error("an unknown case read as a resource")
+	}
+}
+
+// TestMCPSearchFilters: search_incidents takes the HTTP search's filters,
+// sort and paging, through the real Streamable HTTP transport, and answers
+// exactly what GET /api/v1/search answers for the same parameters.
+func TestMCPSearchFilters(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedCases() // CB-0001 en kafka+kubernetes 2021 capacity; CB-0002 ru postgresql 2022 capacity; CB-0003 zh kubernetes 2023 network
+	ctx, cs := mcpSession(t, f)
+	search := func(args map[string]any) (ids []string, next string, isErr bool, text string) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_incidents", Arguments: args})
+		if err != nil {
+			t.Fatalf("search %v: %v", args, err)
+		}
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text += tc.Text
+			}
+		}
+		if res.IsError {
+			return nil, "", true, text
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		var out searchOut
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatalf("structured %s: %v", raw, err)
+		}
+		for _, b := range out.Incidents {
+			ids = append(ids, b.ID)
+			if !strings.Contains(text, b.ID) {
+				t.Errorf("search %v: %s in the structured content but not the text %q", args, b.ID, text)
+			}
+		}
+		return ids, out.NextCursor, false, text
+	}
+	// httpIDs is the HTTP search's answer to the same parameters.
+	httpIDs := func(args map[string]any) []string {
+		t.Helper()
+		q := url.Values{}
+		for k, v := range args {
+			if k == "query" {
+				k = "q"
+			}
+			q.Set(k, fmt.Sprint(v))
+		}
+		resp, body := do(t, "GET", f.srv.URL+"/api/v1/search?"+q.Encode(), "", nil)
+		var page struct {
+			Items []struct{ ID string } `json:"items"`
+		}
+		if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &page) != nil {
+			t.Fatalf("HTTP search %s: %d %s", q.Encode(), resp.StatusCode, body)
+		}
+		var ids []string
+		for _, it := range page.Items {
+			ids = append(ids, it.ID)
+		}
+		return ids
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want []string // in order
+	}{
+		{map[string]any{"query": "k8s", "sort": "newest"}, []string{"CB-0003", "CB-0001"}},
+		{map[string]any{"query": "k8s", "sort": "oldest"}, []string{"CB-0001", "CB-0003"}},
+		{map[string]any{"query": "k8s", "language": "zh"}, []string{"CB-0003"}},
+		{map[string]any{"query": "k8s", "component": "dns"}, []string{"CB-0003"}},
+		{map[string]any{"query": "k8s", "category": "capacity"}, []string{"CB-0001"}},
+		{map[string]any{"query": "k8s", "year": 2021}, []string{"CB-0001"}},
+		{map[string]any{"query": "k8s", "organization": "acme"}, []string{"CB-0001"}},
+		{map[string]any{"query": "k8s", "tag": "kafka"}, []string{"CB-0001"}},
+		{map[string]any{"query": "k8s", "tag": "postgres"}, nil}, // an alias as the tag filter; no case has both
+		{map[string]any{"query": "k8s", "language": "ru"}, nil},
+		{map[string]any{"query": "k8s", "category": "network", "year": 2023, "language": "zh", "component": "dns", "tag": "kubernetes"}, []string{"CB-0003"}},
+	} {
+		got, _, isErr, text := search(tc.args)
+		if isErr {
+			t.Errorf("search %v: tool error %s", tc.args, text)
+			continue
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("search %v = %v, want %v", tc.args, got, tc.want)
+		}
+		if h := httpIDs(tc.args); !slices.Equal(got, h) {
+			t.Errorf("search %v: MCP %v, HTTP %v", tc.args, got, h)
+		}
+	}
+
+	// Paging: a cursor from one page gives the next, and the pages make
+	// the whole answer once.
+	p1, next, _, text := search(map[string]any{"query": "k8s", "sort": "newest", "limit": 1})
+	if len(p1) != 1 || next == "" || !strings.Contains(text, next) {
+		t.Fatalf("page 1: %v next %q text %q", p1, next, text)
+	}
+	p2, next2, _, _ := search(map[string]any{"query": "k8s", "sort": "newest", "limit": 1, "cursor": next})
+	if !slices.Equal(append(p1, p2...), []string{"CB-0003", "CB-0001"}) || next2 != "" {
+		t.Errorf("pages %v then %v (next %q)", p1, p2, next2)
+	}
+
+	// Bad filters are tool errors naming what is wrong, as HTTP's 400s are.
+	for _, tc := range []struct {
+		args map[string]any
+		says string
+	}{
+		{map[string]any{"query": "k8s", "category": "gremlins"}, "gremlins"},
+		{map[string]any{"query": "k8s", "component": "flux-capacitor"}, "flux-capacitor"},
+		{map[string]any{"query": "k8s", "language": "de"}, "language"},
+		{map[string]any{"query": "k8s", "year": 12}, "year"},
+		{map[string]any{"query": "k8s", "tag": "not a slug!"}, "tag"},
+		{map[string]any{"query": "k8s", "sort": "best"}, "sort"},
+		{map[string]any{"query": "k8s", "cursor": "x"}, "cursor"},
+		{map[string]any{"query": strings.Repeat("a ", 300)}, "500 bytes"},
+	} {
+		if _, _, isErr, text := search(tc.args); !isErr || !strings.Contains(text, tc.says) {
+			t.Errorf("search %v: error %v %q, want a tool error about %s", tc.args, isErr, text, tc.says)
+		}
+	}
+
+	// list_incidents takes the component and the order too.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_incidents", Arguments: map[string]any{"component": "storage", "sort": "oldest"}})
+	if err != nil || res.IsError {
+		t.Fatalf("list: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var lo listOut
+	if json.Unmarshal(raw, &lo) != nil || len(lo.Incidents) != 2 || lo.Incidents[0].ID != "CB-0001" || lo.Incidents[1].ID != "CB-0002" {
+		t.Errorf("list component=storage sort=oldest: %s", raw)
 	}
 }
