@@ -133,7 +133,7 @@ func bestLabelWeighted(table map[string]cueSet, order []string, texts []weighted
 		if t.text == "" {
 			continue
 		}
-		for label, n := range lc.counts(t.text) {
+		for label, n := range labelCounts(lc, t.text) {
 			if t.w == 0 {
 				score[label] += min(float64(n), 3) * 0.5
 			} else {
@@ -150,6 +150,45 @@ func bestLabelWeighted(table map[string]cueSet, order []string, texts []weighted
 	return best, bestScore
 }
 
+// notALabel marks words that start like a label's cue but are another
+// word: "правильно" (correctly) is not "правило" (a rule).
+const notALabel = "-"
+
+// labelStops are such words.
+var labelStops = cues("правильн")
+
+// labelCounts counts the labels of lc's cues in low, the longest cue at a
+// position counting once ("configuration" is not also "config"), and
+// nothing where the longest is one of labelStops.
+func labelCounts(lc labelledCues, low string) map[string]int {
+	type hit struct {
+		at, n int
+		label string
+	}
+	var hits []hit
+	longest := map[int]int{}
+	compiled(lc.cs).eachAt(low, func(ci, at int) bool {
+		n := len(lc.cs[ci].text)
+		hits = append(hits, hit{at, n, lc.labels[ci]})
+		longest[at] = max(longest[at], n)
+		return true
+	})
+	out := map[string]int{}
+	type key struct {
+		at    int
+		label string
+	}
+	seen := map[key]bool{}
+	for _, h := range hits {
+		if h.n < longest[h.at] || h.label == notALabel || seen[key{h.at, h.label}] {
+			continue
+		}
+		seen[key{h.at, h.label}] = true
+		out[h.label]++
+	}
+	return out
+}
+
 var labelIndexes sync.Map // table pointer -> labelledCues
 
 func labelIndex(table map[string]cueSet) labelledCues {
@@ -157,7 +196,12 @@ func labelIndex(table map[string]cueSet) labelledCues {
 	if v, ok := labelIndexes.Load(k); ok {
 		return v.(labelledCues)
 	}
-	v, _ := labelIndexes.LoadOrStore(k, mergeLabels(table))
+	lc := mergeLabels(table)
+	for _, c := range labelStops {
+		lc.cs = append(lc.cs, c)
+		lc.labels = append(lc.labels, notALabel)
+	}
+	v, _ := labelIndexes.LoadOrStore(k, lc)
 	return v.(labelledCues)
 }
 

@@ -1,0 +1,47 @@
+package classify
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLabelCountsLongest: the longest cue at a position counts once for
+// its label ("configuration" is not also "config", a cue listed for two
+// languages counts once), and a word that only starts like a cue counts
+// for nothing ("правильно" is not "правило").
+func TestLabelCountsLongest(t *testing.T) {
+	lc := labelIndex(rootCauseCues)
+	tests := []struct {
+		text, label string
+		want        int
+	}{
+		{"the launch configuration was wrong", "configuration", 1},
+		{"a bug in the parser", "software-defect", 1},
+		{"пароль задан правильно", "configuration", 0},
+		{"правило фаервола запрещало порт", "configuration", 1},
+	}
+	for _, tt := range tests {
+		if got := labelCounts(lc, tt.text)[tt.label]; got != tt.want {
+			t.Errorf("labelCounts(%q)[%s] = %d, want %d", tt.text, tt.label, got, tt.want)
+		}
+	}
+}
+
+// TestCategoryFixtures runs made-up posts of testdata/labels through the
+// classifier.
+func TestCategoryFixtures(t *testing.T) {
+	tests := []struct{ file, want string }{
+		// three "правильно" would outvote the one "баг" as configuration
+		{"ru_correctly_is_no_rule.md", "software-defect"},
+	}
+	for _, tt := range tests {
+		raw, err := os.ReadFile(filepath.Join("testdata", "labels", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := classifyMarkdown(t, string(raw)).RootCause.Category; got != tt.want {
+			t.Errorf("%s: category = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+}
