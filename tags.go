@@ -91,7 +91,7 @@ var TagAliases = map[string][]string{
 	"centos":       {"центос"},
 	"redhat":       {"red hat", "rhel", "红帽", "редхат"},
 	"debian":       {"дебиан"},
-	"cloud-init":   {"cloudinit", "could-init"},
+	"cloud-init":   {"cloudinit"},
 	"systemd":      {},
 	"fstab":        {"/etc/fstab"},
 	"strace":       {},
@@ -164,8 +164,6 @@ var TagAliases = map[string][]string{
 	// domains
 	"ethereum": {"эфириум"}, "bitcoin": {"биткоин", "比特币"},
 	"blockchain": {"блокчейн", "区块链"},
-	"chia":       {},
-	"timelord":   {"timelords"},
 }
 
 var (

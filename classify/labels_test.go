@@ -3,6 +3,7 @@ package classify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -42,6 +43,22 @@ func TestCategoryFixtures(t *testing.T) {
 		}
 		if got := classifyMarkdown(t, string(raw)).RootCause.Category; got != tt.want {
 			t.Errorf("%s: category = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+}
+
+// TestTagsInPassing: a diagnostic tool the story only runs (curl) is no
+// tag of the incident unless the title, the cause or the front matter
+// names it; the server the cause runs through is.
+func TestTagsInPassing(t *testing.T) {
+	for _, file := range []string{"en_curl_in_passing.md", "zh_curl_in_passing.md"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "labels", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags := classifyMarkdown(t, string(raw)).Tags
+		if !slices.Contains(tags, "nginx") || slices.Contains(tags, "curl") {
+			t.Errorf("%s: tags = %v, want nginx and no curl", file, tags)
 		}
 	}
 }
