@@ -358,7 +358,15 @@ func TestLabelsHeldOut(t *testing.T) {
 	if *heldOutPerSource {
 		t.Log("\n" + rep.sourceTable())
 	}
-	floors := map[string]map[string]float64{}
+	// measured held out: organization 0.94/1.00/1.00, root cause
+	// 0.78/0.89/0.69, trigger kind 0.44/0.89/0.54, tags 0.49/0.45/0.56;
+	// the floors leave room for one document to move
+	floors := map[string]map[string]float64{
+		"organization":        {"en": 0.88, "ru": 0.88, "zh": 0.92},
+		"root_cause.category": {"en": 0.72, "ru": 0.77, "zh": 0.61},
+		"trigger.kind":        {"en": 0.38, "ru": 0.77, "zh": 0.46},
+		"tags":                {"en": 0.45, "ru": 0.40, "zh": 0.52},
+	}
 	for field, byLang := range floors {
 		for lang, min := range byLang {
 			if got := rep.out[field][lang].mean(); got < min {
