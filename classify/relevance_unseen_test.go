@@ -1,0 +1,373 @@
+package classify
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
+)
+
+// The held-out relevance set (testdata/relevance-unseen, see its README):
+// made-up blog posts of invented blogs, written before the gate was run on
+// any of them. No fit, tuning or band choice may read it, so what the shipped
+// gate scores here is the figure for "blogs never seen" of issue #10.
+const unseenDir = "testdata/relevance-unseen"
+
+// unseenFloors guard the shipped gate on the held-out set: today's figures
+// (measured 2026-12-02, commit 655325c's weights) minus a margin of one post
+// or so. They are regression floors, not the targets of issue #10 (F1 >= 0.90,
+// recall >= 0.95 per language); raise them as the gate improves.
+var unseenFloors = map[string]struct{ f1, recall float64 }{
+	"en": {0.67, 0.94}, // measured F1 0.72, recall 1.00 (19 incidents)
+	"ru": {0.59, 0.72}, // measured F1 0.64, recall 0.82 (11)
+	"zh": {0.60, 0.90}, // measured F1 0.65, recall 1.00 (11)
+}
+
+// unseenFlaggedCeiling bounds the flagged lane's share of a crawl's drafts
+// over the three languages (issue #10 asks at most 0.15; measured 0.14).
+const unseenFlaggedCeiling = 0.20
+
+// unseenStatusFloor is the share of status-page RCAs (kind status-rca) a
+// crawl must draft rather than skip. The target is 0.98; measured today 1.00.
+const unseenStatusFloor = 0.98
+
+type unseenPost struct {
+	path, lang, kind, note string
+	label                  bool
+}
+
+type unseenResult struct {
+	unseenPost
+	rel  casebook.Relevance
+	lang string // as detected
+	x    []float64
+}
+
+// loadUnseen reads labels.tsv (the layout of ../shared/eval/relevance, so
+// `casebook eval relevance --dir classify/testdata/relevance-unseen` reads it
+// too) and scores every post the way the pipeline does: extract, then the
+// default classifier's Classify.
+func loadUnseen(t *testing.T) []unseenResult {
+	t.Helper()
+	f, err := os.Open(filepath.Join(unseenDir, "labels.tsv"))
+	if err != nil {
+		t.Fatalf("held-out set: %v", err)
+	}
+	defer f.Close()
+	var posts []unseenPost
+	col := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for line := 0; sc.Scan(); line++ {
+		cells := strings.Split(sc.Text(), "\t")
+		if line == 0 {
+			for i, c := range cells {
+				col[c] = i
+			}
+			for _, need := range []string{"path", "lang", "label", "kind", "note"} {
+				if _, ok := col[need]; !ok {
+					t.Fatalf("labels.tsv: no %q column", need)
+				}
+			}
+			continue
+		}
+		if len(cells) < len(col) {
+			t.Fatalf("labels.tsv line %d: %d cells, want %d", line+1, len(cells), len(col))
+		}
+		posts = append(posts, unseenPost{path: cells[col["path"]], lang: cells[col["lang"]], kind: cells[col["kind"]],
+			note: cells[col["note"]], label: cells[col["label"]] == "1"})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("labels.tsv: %v", err)
+	}
+	// the signal table reads the gate's inputs; only its posts pay for them
+	needX := map[string]bool{}
+	for _, s := range unseenSignals {
+		for _, ps := range s.posts {
+			for _, p := range ps {
+				needX[p] = true
+			}
+		}
+	}
+	c := testClassifier()
+	out := make([]unseenResult, len(posts))
+	errs := make([]error, len(posts))
+	// the Classifier is safe for concurrent use; a worker per core keeps the
+	// test short under -race
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := posts[i]
+				body, err := os.ReadFile(filepath.Join(unseenDir, p.path))
+				if err != nil {
+					errs[i] = fmt.Errorf("held-out set: %w", err)
+					continue
+				}
+				doc, err := extract.Extract(body, extract.Options{Format: extract.SniffFormat(p.path, "", body)})
+				if err != nil {
+					errs[i] = fmt.Errorf("extract %s: %w", p.path, err)
+					continue
+				}
+				cs := c.Classify(doc)
+				out[i] = unseenResult{unseenPost: p, rel: cs.Relevance, lang: cs.Language}
+				if needX[p.path] {
+					out[i].x = RelevanceFeatures(doc)
+				}
+			}
+		}()
+	}
+	for i := range posts {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+type unseenFigures struct{ n, pos, tp, fp, fn, flagged, drafted, kept int }
+
+func (f unseenFigures) precision() float64 { return ratioOr0(f.tp, f.tp+f.fp) }
+func (f unseenFigures) recall() float64    { return ratioOr0(f.tp, f.tp+f.fn) }
+func (f unseenFigures) f1() float64 {
+	p, r := f.precision(), f.recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratioOr0(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func TestRelevanceUnseen(t *testing.T) {
+	res := loadUnseen(t)
+	figs := map[string]*unseenFigures{}
+	for _, k := range []string{"en", "ru", "zh", "all"} {
+		figs[k] = &unseenFigures{}
+	}
+	var wrong []string
+	for _, r := range res {
+		if r.lang != r.unseenPost.lang {
+			// an undetected language is skipped before the gate: a loss too
+			t.Errorf("%s: language %s, labelled %s", r.path, r.lang, r.unseenPost.lang)
+		}
+		yes := r.rel.IsPostmortem
+		for _, k := range []string{r.unseenPost.lang, "all"} {
+			f := figs[k]
+			f.n++
+			switch {
+			case r.label && yes:
+				f.tp++
+			case r.label:
+				f.fn++
+			case yes:
+				f.fp++
+			}
+			if r.label {
+				f.pos++
+				if r.rel.Band != BandNotIncident {
+					f.kept++
+				}
+			}
+			if r.rel.Band != BandNotIncident {
+				f.drafted++
+			}
+			if r.rel.Band == BandUncertain {
+				f.flagged++
+			}
+		}
+		if yes != r.label {
+			kind := "missed incident"
+			if !r.label {
+				kind = "false incident"
+			}
+			wrong = append(wrong, fmt.Sprintf("  %s %-15s %.2f %-42s %s (%s)", r.unseenPost.lang, kind, r.rel.Score, r.path, r.rel.Reason, r.kind))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "held-out relevance set, shipped gate (threshold %.2f):\nlang   n pos     P     R    F1  flagged/drafted  kept R\n", testClassifier().Threshold())
+	for _, k := range []string{"en", "ru", "zh", "all"} {
+		f := figs[k]
+		fmt.Fprintf(&b, "%-4s %3d %3d  %.2f  %.2f  %.2f  %3d/%-3d %.2f     %.2f\n", k, f.n, f.pos, f.precision(), f.recall(), f.f1(),
+			f.flagged, f.drafted, ratioOr0(f.flagged, f.drafted), ratioOr0(f.kept, f.pos))
+	}
+	sort.Strings(wrong)
+	fmt.Fprintf(&b, "misclassified (%d):\n%s", len(wrong), strings.Join(wrong, "\n"))
+	t.Log(b.String())
+	if got := ratioOr0(figs["all"].flagged, figs["all"].drafted); got > unseenFlaggedCeiling {
+		t.Errorf("flagged lane %.2f of the drafts, ceiling %.2f", got, unseenFlaggedCeiling)
+	}
+	for lang, fl := range unseenFloors {
+		f := figs[lang]
+		if f.n == 0 || f.pos == 0 {
+			t.Errorf("%s: no held-out posts or no incidents", lang)
+			continue
+		}
+		if f.f1() < fl.f1 {
+			t.Errorf("%s: held-out F1 %.2f under the floor %.2f", lang, f.f1(), fl.f1)
+		}
+		if f.recall() < fl.recall {
+			t.Errorf("%s: held-out recall %.2f under the floor %.2f", lang, f.recall(), fl.recall)
+		}
+	}
+
+	t.Run("status-page RCAs are drafted", func(t *testing.T) {
+		n, drafted := 0, 0
+		langs := map[string]int{}
+		for _, r := range res {
+			if r.kind != "status-rca" {
+				continue
+			}
+			if !r.label {
+				t.Errorf("%s: a status-page RCA labelled not an incident", r.path)
+			}
+			n++
+			langs[r.unseenPost.lang]++
+			// the crawl skips what is not is_postmortem (pipelines.ClassifyStage)
+			if r.rel.IsPostmortem {
+				drafted++
+			} else {
+				t.Logf("skipped: %s %.2f %s", r.path, r.rel.Score, r.rel.Reason)
+			}
+		}
+		if n < 14 || langs["en"] < 10 || langs["ru"] < 2 || langs["zh"] < 2 {
+			t.Fatalf("status-page RCAs per language %v: want at least 10 en and 2 each ru, zh", langs)
+		}
+		t.Logf("status-page RCAs drafted: %d/%d (%.2f)", drafted, n, ratioOr0(drafted, n))
+		if got := ratioOr0(drafted, n); got < unseenStatusFloor {
+			t.Errorf("status-page RCAs drafted %.2f, floor %.2f", got, unseenStatusFloor)
+		}
+	})
+
+	t.Run("every signal has a post per language", func(t *testing.T) {
+		testUnseenSignals(t, res)
+	})
+}
+
+// unseenSignals maps each signal issue #10 names to held-out posts that
+// carry it, per language: the gate's feature is above the mean of its
+// language's posts (the reference the gate standardises against), on a post
+// of the side the signal argues for. Posts of the other side that also carry
+// a signal are fine; these rows only show that the set exercises it.
+var unseenSignals = []struct {
+	signal   string
+	features []string // any of them
+	incident bool     // the side the signal argues for
+	posts    map[string][]string
+}{
+	{"first person in the past about one event", []string{"we_past"}, true, map[string][]string{
+		"en": {"en/tidewater/2026-03-checkout-outage-postmortem.md"},
+		"ru": {"ru/kotelnaya/utechka-pamyati-v-vorkere.md"},
+		"zh": {"zh/laozhang/java-fullgc-caikeng.md"},
+	}},
+	{"a date or time of the event", []string{"clock_times", "dates"}, true, map[string][]string{
+		"en": {"en/tidewater/2026-03-checkout-outage-postmortem.md"},
+		"ru": {"ru/severstack/razbor-nedostupnost-lk-14-marta.md"},
+		"zh": {"zh/yunfan-tech/guzhang-fupan-zhifu-huidiao.md"},
+	}},
+	{"an observed failure in the past", []string{"failure_past"}, true, map[string][]string{
+		"en": {"en/tidewater/dns-ttl-near-miss.md"},
+		"ru": {"ru/severstack/razbor-nedostupnost-lk-14-marta.md"},
+		"zh": {"zh/laozhang/mysql-zhucong-yanchi-shigu.md"},
+	}},
+	{"a found cause", []string{"found_cause"}, true, map[string][]string{
+		"en": {"en/nimbus-status/summary-object-storage-event-us-north-1.md"},
+		"ru": {"ru/adminka/nginx-502-posle-obnovleniya.md"},
+		"zh": {"zh/yunfan-tech/k8s-dns-5s-chaoshi.md"},
+	}},
+	{"an applied fix", []string{"applied_fix"}, true, map[string][]string{
+		"en": {"en/harbor-docs/WEBHOOK_RETRY_FIX_REPORT.md"},
+		"ru": {"ru/adminka/nginx-502-posle-obnovleniya.md"},
+		"zh": {"zh/laozhang/zhengshu-guoqi-beijing-wenti-fangan.md"},
+	}},
+	{"second person and imperatives", []string{"second_person", "advice"}, false, map[string][]string{
+		"en": {"en/bytesmith/tiny-rate-limiter-in-rust.md"},
+		"ru": {"ru/adminka/medlennye-zaprosy-prichiny.md"},
+		"zh": {"zh/laozhang/docker-compose-bushu-jiaocheng.md"},
+	}},
+	{"conditionals over a class of failures", []string{"cond_failure"}, false, map[string][]string{
+		"en": {"en/opsjournal/five-cascading-failures.md"},
+		"ru": {"ru/adminka/medlennye-zaprosy-prichiny.md"},
+		"zh": {"zh/yunfan-tech/pod-pending-paicha-shouce.md"},
+	}},
+	{"lists of options", []string{"lists"}, false, map[string][]string{
+		"en": {"en/bytesmith/kubernetes-pod-troubleshooting-cheatsheet.md"},
+		"ru": {"ru/adminka/shpargalka-set-linux.md"},
+		"zh": {"zh/laozhang/mysql-man-chaxun-youhua-shige-jiqiao.md"},
+	}},
+	{"version numbers and changelog structure", []string{"versions", "version_headings"}, false, map[string][]string{
+		"en": {"en/harbor-docs/CHANGELOG_4.x.md"},
+		"ru": {"ru/kassa-docs/CHANGELOG.md"},
+		"zh": {"zh/kaiyuan-docs/CHANGELOG.md"},
+	}},
+}
+
+func testUnseenSignals(t *testing.T, res []unseenResult) {
+	byPath := map[string]unseenResult{}
+	for _, r := range res {
+		byPath[r.path] = r
+	}
+	names := RelevanceFeatureNames()
+	index := func(name string) int {
+		for i, n := range names {
+			if n == name {
+				return i
+			}
+		}
+		return -1
+	}
+	m := Fitted()
+	for _, s := range unseenSignals {
+		for _, lang := range []string{"en", "ru", "zh"} {
+			if len(s.posts[lang]) == 0 {
+				t.Errorf("%s: no %s post", s.signal, lang)
+			}
+			for _, p := range s.posts[lang] {
+				r, ok := byPath[p]
+				switch {
+				case !ok:
+					t.Errorf("%s: %s not in labels.tsv", s.signal, p)
+					continue
+				case r.unseenPost.lang != lang:
+					t.Errorf("%s: %s is %s, listed under %s", s.signal, p, r.unseenPost.lang, lang)
+				case r.label != s.incident:
+					t.Errorf("%s: %s is labelled incident=%v, the signal argues incident=%v", s.signal, p, r.label, s.incident)
+				}
+				carries := false
+				for _, fn := range s.features {
+					i := index(fn)
+					if i < 0 {
+						t.Errorf("%s: the gate has no feature %q any more: update unseenSignals", s.signal, fn)
+						continue
+					}
+					if r.x[i] > m.norm(lang).Mean[i] {
+						carries = true
+					}
+				}
+				if !carries {
+					t.Errorf("%s: %s does not carry %v above the %s mean", s.signal, p, s.features, lang)
+				}
+			}
+		}
+	}
+}
