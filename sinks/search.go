@@ -108,43 +108,32 @@ type clause struct {
 
 // queryPlan is a parsed query.
 type queryPlan struct {
-	words      []string   // plain and quoted words' terms, for Terms
-	must       [][]string // each: the terms a word became (a Han run: several)
-	aliasOf    []string   // parallel to must: the tag slug a word names, or ""
-	not        [][]string
-	notTags    []string
-	phrases    [][]string
+	words   []string   // plain and quoted words' terms, for Terms
+	must    [][]string // each: the terms a word became (a Han run: several)
+	aliasOf []string   // parallel to must: the tag slug a word names, or ""
+	not     [][]string
+	notTags []string
+	phrases [][]string
+	// phraseTags is parallel to phrases: the tag a quoted alias names
+	// ("service mesh"), whose cases hold the phrase without its words.
+	phraseTags []string
 	notPhrases [][]string
 }
 
-// parseQuery splits q into words, -excluded words and "quoted phrases".
-func parseQuery(q string) queryPlan {
-	var p queryPlan
-	addWord := func(w string, neg bool) {
-		terms := Tokens(w, false)
-		slug, isTag := casebook.NormalizeTag(w)
-		if !isTag || len(terms) != 1 {
-			slug = "" // a Han run or a stop word: its terms alone
-		}
-		if neg {
-			if len(terms) > 0 {
-				p.not = append(p.not, terms)
-			}
-			if slug != "" {
-				p.notTags = append(p.notTags, slug)
-			}
-			return
-		}
-		for i, t := range terms {
-			p.words = append(p.words, t)
-			p.must = append(p.must, []string{t})
-			if i == 0 && len(terms) == 1 {
-				p.aliasOf = append(p.aliasOf, slug)
-			} else {
-				p.aliasOf = append(p.aliasOf, "")
-			}
-		}
-	}
+// maxAliasWords is the most words of a multi-word tag alias a query is
+// read for ("elastic kubernetes service").
+const maxAliasWords = 4
+
+// queryItem is one word or "quoted phrase" of a query, as written.
+type queryItem struct {
+	text        string
+	neg, phrase bool
+}
+
+// splitQuery cuts q into words, -words and "phrases" (an unclosed quote
+// runs to the end).
+func splitQuery(q string) []queryItem {
+	var items []queryItem
 	for i := 0; i < len(q); {
 		r := q[i]
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
@@ -163,39 +152,104 @@ func parseQuery(q string) queryPlan {
 			} else {
 				text, i = q[i+1:i+1+j], i+2+j
 			}
-			terms := Tokens(text, false)
-			switch {
-			case len(terms) == 0:
-			case neg:
-				p.notPhrases = append(p.notPhrases, terms)
-			default:
-				for _, t := range terms {
-					p.words = append(p.words, t)
-					p.must = append(p.must, []string{t})
-					p.aliasOf = append(p.aliasOf, "")
-				}
-				if len(terms) > 1 {
-					p.phrases = append(p.phrases, terms)
-				}
-			}
+			items = append(items, queryItem{text: text, neg: neg, phrase: true})
 			continue
 		}
 		j := i
 		for j < len(q) && q[j] != ' ' && q[j] != '\t' && q[j] != '\n' && q[j] != '\r' && q[j] != '"' {
 			j++
 		}
-		addWord(q[i:j], neg)
+		items = append(items, queryItem{text: q[i:j], neg: neg})
 		i = j
 	}
-	// One clause a term: a term asked twice counts once.
-	seen := map[string]bool{}
+	return items
+}
+
+// parseQuery splits q into words, -excluded words and "quoted phrases". A
+// word, a run of words or a phrase that is a tag alias ("k8s", connection
+// pool, "service mesh", 服务网格) also matches the cases carrying its tag:
+// each of its terms becomes "the term or the tag", and the AND of those is
+// "all the terms, or the tag".
+func parseQuery(q string) queryPlan {
+	var p queryPlan
+	addTerms := func(terms []string, slug string) {
+		for _, t := range terms {
+			p.words = append(p.words, t)
+			p.must = append(p.must, []string{t})
+			p.aliasOf = append(p.aliasOf, slug)
+		}
+	}
+	items := splitQuery(q)
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		if it.phrase {
+			terms := Tokens(it.text, false)
+			slug, _ := casebook.NormalizeTag(it.text)
+			switch {
+			case len(terms) == 0:
+			case it.neg:
+				p.notPhrases = append(p.notPhrases, terms)
+				if slug != "" {
+					p.notTags = append(p.notTags, slug)
+				}
+			default:
+				addTerms(terms, slug)
+				if len(terms) > 1 {
+					p.phrases, p.phraseTags = append(p.phrases, terms), append(p.phraseTags, slug)
+				}
+			}
+			continue
+		}
+		if it.neg {
+			terms := Tokens(it.text, false)
+			if len(terms) > 0 {
+				p.not = append(p.not, terms)
+			}
+			if slug, ok := casebook.NormalizeTag(it.text); ok && len(terms) > 0 {
+				p.notTags = append(p.notTags, slug)
+			}
+			continue
+		}
+		// The longest run of plain words from here that is an alias, as
+		// if it were quoted but without the order: the words anywhere, or
+		// the tag.
+		n := 1
+		slug, _ := casebook.NormalizeTag(it.text)
+		for j := min(len(items), i+maxAliasWords); j > i+1; j-- {
+			run := make([]string, 0, j-i)
+			for _, w := range items[i:j] {
+				if w.neg || w.phrase {
+					break
+				}
+				run = append(run, w.text)
+			}
+			if len(run) != j-i {
+				continue
+			}
+			if s, ok := casebook.NormalizeTag(strings.Join(run, " ")); ok {
+				n, slug = j-i, s
+				break
+			}
+		}
+		for _, w := range items[i : i+n] {
+			addTerms(Tokens(w.text, false), slug)
+		}
+		i += n - 1
+	}
+	// One clause a term: a term asked twice counts once, and asked both
+	// plainly and as part of an alias it is needed plainly (t AND (t OR
+	// tag) is t); asked for two different tags, plainly too (a subset).
+	at := map[string]int{}
 	var must [][]string
 	var aliasOf []string
 	for i, m := range p.must {
-		if seen[m[0]] {
+		if k, ok := at[m[0]]; ok {
+			if aliasOf[k] != p.aliasOf[i] {
+				aliasOf[k] = ""
+			}
 			continue
 		}
-		seen[m[0]] = true
+		at[m[0]] = len(must)
 		must, aliasOf = append(must, m), append(aliasOf, p.aliasOf[i])
 	}
 	p.must, p.aliasOf, p.words = must, aliasOf, uniq(p.words)
@@ -535,8 +589,9 @@ func phraseHits(tx *bolt.Tx, hits []hit, plan queryPlan) []hit {
 			return false
 		}
 		ok := true
-		for _, ph := range plan.phrases {
-			ok = ok && holds(ph)
+		for i, ph := range plan.phrases {
+			// A quoted alias holds for a case carrying its tag.
+			ok = ok && (holds(ph) || plan.phraseTags[i] != "" && slices.Contains(c.Tags, plan.phraseTags[i]))
 		}
 		for _, ph := range plan.notPhrases {
 			ok = ok && !holds(ph)
