@@ -11,6 +11,11 @@ import (
 // Keyword tables for the controlled labels of vocabulary.md, in English,
 // Russian and Chinese. Keywords are matched in the root cause (or trigger,
 // or detection) text first; the rest of the article only breaks ties.
+//
+// Russian cues are stems where the words inflect ("депло" for деплой,
+// деплоя, деплое; "не хват" for не хватает, не хватило, не хватит) and list
+// their case forms where a stem would catch other words ("сеть", "сети",
+// "сетью", "сетей", not "сет").
 var rootCauseCues = map[string]cueSet{
 	"software-defect": cues("bug", "defect", "regression", "race condition", "deadlock", "null pointer", "panic",
 		"exception", "logic", "incorrectly", "mistakenly", "unconditionally", "error handling", "retry logic",
@@ -21,7 +26,7 @@ var rootCauseCues = map[string]cueSet{
 		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核", "函数", "框架", "bug"),
 	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
 		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment",
-		"конфиг", "настройк", "параметр", "флаг", "правил", "по умолчанию",
+		"конфиг", "настройк", "настроен", "параметр", "флаг", "правил", "по умолчанию",
 		"配置", "参数", "默认", "环境", "设置", "规则"),
 	"capacity": cues("capacity", "exhaust", "ran out", "out of memory", "oom", "starvation", "saturat", "overload",
 		"too many", "connection pool", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
@@ -29,7 +34,7 @@ var rootCauseCues = map[string]cueSet{
 		"high load", "load spike", "ip addresses",
 		"worker", "connections", "fragmentation", "memory pressure", "memory usage", "memory utilization", "too large",
 		"bottleneck", "throughput limit", "iops", "exceeded the limit",
-		"нагрузк", "исчерпа", "не хватает", "не хватило", "лимит", "переполн", "воркер",
+		"нагрузк", "исчерпа", "не хват", "лимит", "переполн", "воркер",
 		// connections as a resource, not a connection attempt ("не может подключиться")
 		"пул соединений", "пула соединений", "число соединений", "количество соединений", "числа соединений",
 		"количество подключений", "число подключений", "много соединений", "много подключений",
@@ -43,15 +48,15 @@ var rootCauseCues = map[string]cueSet{
 		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		// A disk named alone is not a failed one: "место на диске" is a full disk (capacity).
-		"железо", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк",
+		"железо", "железа", "железе", "железом", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк",
 		"питани", "硬件", "磁盘损坏", "磁盘故障", "坏盘", "断电", "机房"),
 	"network": cues("network", "bgp", "routing", "packet loss", "partition", "mtu", "dns resolution", "latency between",
-		"сеть", "сетев", "маршрут", "网络", "丢包", "路由"),
+		"сеть", "сети", "сетью", "сетей", "сетев", "маршрут", "网络", "丢包", "路由"),
 	"deployment": cues("rollout", "deploy pipeline", "migration", "mid-rollout", "incompatible version", "release process",
 		"during the upgrade", "at the time of upgrade", "at the time of the upgrade", "upgrade process", "upgrade procedure",
 		"during the rollout", "during deployment", "rollout process", "при обновлении", "в процессе обновления",
 		"升级过程", "发布过程", "部署过程",
-		"выкатк", "деплой", "миграц", "发布", "上线", "部署"),
+		"выкат", "депло", "миграц", "发布", "上线", "部署"),
 	"human-error": cues("human error", "manual", "accidentally", "by mistake", "wrong command", "operator",
 		"mistakenly deleted", "deleted by mistake",
 		"вручную", "случайно", "по ошибке", "человеческ", "ошибочно удал",
@@ -65,8 +70,8 @@ var rootCauseCues = map[string]cueSet{
 		// tokens, domains and licences run out; clocks drift
 		"token expired", "expired token", "token has expired", "domain expir", "expired domain", "renewal",
 		"clock drift", "time drift", "time skew", "system time", "system clock", "chrony", "timezone",
-		"истек", "истёк", "сертификат", "срок действия", "просроч", "продлени", "системное время", "системного времени",
-		"рассинхрон", "синхронизац времени", "часовой пояс",
+		"истек", "истёк", "сертификат", "срок действия", "просроч", "продлени", "системное время", "системного времени", "системном времени", "системным временем",
+		"рассинхрон", "синхронизац времени", "часовой пояс", "часового пояса", "часовом поясе",
 		"过期", "证书", "到期", "时钟", "有效期", "续期", "续费", "系统时间", "时间问题", "时间偏差", "时间偏移", "时间不同步",
 		"时间回拨", "时间跳变", "时区"),
 }
@@ -79,7 +84,7 @@ var triggerCues = map[string]cueSet{
 	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped",
 		"обновл", "обнови", "миграц", "升级", "迁移", "更新"),
 	"maintenance": cues("maintenance", "planned work", "copy", "cloned", "snapshot", "housekeeping",
-		"обслуживан", "плановые работы", "维护", "复制", "快照"),
+		"обслуживан", "плановые работы", "плановых работ", "плановых работах", "维护", "复制", "快照"),
 	"traffic-surge": cues("traffic spike", "surge", "spike in traffic", "load spike", "flash crowd", "elevated load",
 		"наплыв", "всплеск", "рост трафика", "流量激增", "突增", "大量请求", "大促"),
 	"dependency-event": cues("vulnerability disclosed", "was disclosed", "upstream outage", "provider outage", "vendor released",
@@ -91,7 +96,7 @@ var triggerCues = map[string]cueSet{
 		"every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
 		"ежедневн", "ежечасн", "еженедельн", "каждую ночь", "каждый час", "каждые", "периодическ", "регулярн", "крон",
 		"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务"),
-	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "сбой железа", "硬件故障", "宕机"),
+	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "сбой железа", "сбоя железа", "сбое железа", "硬件故障", "宕机"),
 	"failover":       cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
 }
 

@@ -35,6 +35,11 @@ func TestCategoryFixtures(t *testing.T) {
 	tests := []struct{ file, want string }{
 		// three "правильно" would outvote the one "баг" as configuration
 		{"ru_correctly_is_no_rule.md", "software-defect"},
+		// Russian cues in their case forms: сети, деплоя, не хватало, железа
+		{"ru_network_inflected.md", "network"},
+		{"ru_deployment_inflected.md", "deployment"},
+		{"ru_capacity_inflected.md", "capacity"},
+		{"ru_hardware_inflected.md", "hardware"},
 	}
 	for _, tt := range tests {
 		raw, err := os.ReadFile(filepath.Join("testdata", "labels", tt.file))
@@ -59,6 +64,16 @@ func TestTagsInPassing(t *testing.T) {
 		tags := classifyMarkdown(t, string(raw)).Tags
 		if !slices.Contains(tags, "nginx") || slices.Contains(tags, "curl") {
 			t.Errorf("%s: tags = %v, want nginx and no curl", file, tags)
+		}
+	}
+}
+
+// TestTriggerInflected: Russian trigger phrases count in their case forms
+// too ("во время плановых работ", not only "плановые работы").
+func TestTriggerInflected(t *testing.T) {
+	for _, text := range []string{"во время плановых работ на маршрутизаторах пропала связь", "сеть упала после плановых работ"} {
+		if got := triggerCounts(text, true)["maintenance"]; got != 1 {
+			t.Errorf("triggerCounts(%q)[maintenance] = %d, want 1", text, got)
 		}
 	}
 }

@@ -21,7 +21,7 @@ var triggerEvents = map[string]cueSet{
 		"обновили до", "обновились до", "обновление до", "на новую версию", "с версии", "до версии",
 		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从"),
 	"maintenance": cues("planned maintenance", "scheduled maintenance", "maintenance window",
-		"плановые работы", "регламентн", "维护窗口", "割接",
+		"плановые работы", "плановых работ", "плановыми работами", "регламентн", "维护窗口", "割接",
 		// operator work, planned or by mistake
 		"we scaled", "proactively scaled", "scaled up the", "scaled out the", "accidentally deleted", "deleted by mistake",
 		"случайно удалил", "ошибочно удалил", "вручную удалил", "масштабировали",
