@@ -27,7 +27,7 @@ var rootCauseCues = map[string]cueSet{
 	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
 		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment",
 		"конфиг", "настройк", "настроен", "параметр", "флаг", "правил", "по умолчанию",
-		"配置", "参数", "默认", "环境", "设置", "规则"),
+		"配置", "参数", "默认值", "默认配置", "默认参数", "默认设置", "环境", "设置", "规则"),
 	"capacity": cues("capacity", "exhaust", "ran out", "out of memory", "oom", "starvation", "saturat", "overload",
 		"too many", "connection pool", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
 		"too few", "not enough", "insufficient", "backlog", "peak traffic", "traffic peak",

@@ -40,6 +40,8 @@ func TestCategoryFixtures(t *testing.T) {
 		{"ru_deployment_inflected.md", "deployment"},
 		{"ru_capacity_inflected.md", "capacity"},
 		{"ru_hardware_inflected.md", "hardware"},
+		// "默认情况下" (by default) tells how a thing behaves, not a wrong setting
+		{"zh_by_default_is_no_setting.md", "network"},
 	}
 	for _, tt := range tests {
 		raw, err := os.ReadFile(filepath.Join("testdata", "labels", tt.file))
