@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
@@ -564,6 +565,9 @@ type queueRow struct {
 }
 
 type queueData struct {
+	// BadFilter is set when the filters could not be read: the page
+	// shows why and the form, no rows.
+	BadFilter  bool
 	Rows       []queueRow
 	Counts     sinks.QueueCounts
 	Q          url.Values
@@ -573,22 +577,39 @@ type queueData struct {
 
 func (s *Server) pageQueue(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
 	q := r.URL.Query()
+	// The queue shows relevance in percent: "45%" and "0,45" are read as
+	// 0.45, as a reviewer would type them off the page.
+	if v := strings.TrimSpace(q.Get("min_relevance")); v != "" {
+		v = strings.Replace(v, ",", ".", 1)
+		if p, ok := strings.CutSuffix(v, "%"); ok {
+			if x, err := strconv.ParseFloat(strings.TrimSpace(p), 64); err == nil {
+				v = strconv.FormatFloat(x/100, 'f', -1, 64)
+			}
+		}
+		q.Set("min_relevance", v)
+	}
+	status, errMsg := http.StatusOK, ""
 	f, err := queueFilter(q)
 	if err != nil {
-		s.pageError(w, r, http.StatusBadRequest, err.Error())
-		return
+		// The queue again with the form as typed and why, not a bare error page.
+		msg := strings.NewReplacer("min_relevance", "the minimum relevance", "max_relevance", "the maximum relevance", "older_than", "the age", "newer_than", "the age",
+			"a number in 0..1", "a number in 0..1 or a percentage such as 45%").Replace(err.Error())
+		status, errMsg, f = http.StatusBadRequest, sentence(msg)+": change the filter and press Filter.", sinks.QueueFilter{}
 	}
 	items, next, counts, err := s.cfg.Store.ListQueue(f, q.Get("cursor"), queuePageSize)
 	if err != nil {
 		s.pageStoreError(w, r, err)
 		return
 	}
-	d := queueData{Counts: counts, Q: q, NextCursor: next, Languages: casebook.Languages}
+	d := queueData{BadFilter: errMsg != "", Counts: counts, Q: q, NextCursor: next, Languages: casebook.Languages}
+	if d.BadFilter {
+		items, d.NextCursor = nil, ""
+	}
 	for _, c := range items {
 		dups, _ := s.cfg.Store.Duplicates(c.ID)
 		d.Rows = append(d.Rows, queueRow{Case: c, Host: sinks.SourceHost(&c), Duplicates: len(dups)})
 	}
-	s.render(w, r, "queue", http.StatusOK, view{Title: "Review queue", Notice: q.Get("notice"), Data: d})
+	s.render(w, r, "queue", status, view{Title: "Review queue", Error: errMsg, Notice: q.Get("notice"), Data: d})
 }
 
 type skippedData struct {
@@ -743,9 +764,19 @@ type draftData struct {
 	IsDraft    bool
 	Vocab      vocabAnswer
 	Submission *casebook.Submission
+	// Typed is what the reviewer wrote in a reject or merge form that
+	// failed, shown again so nothing has to be typed twice.
+	Typed decisionForm
 }
 
+// decisionForm is a reject or merge form's input.
+type decisionForm struct{ Reason, Into, Note string }
+
 func (s *Server) draftPage(w http.ResponseWriter, r *http.Request, status int, c *casebook.Case, ex draftExtras, errMsg, notice string) {
+	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: errMsg, Notice: notice, Data: s.draftDataOf(c, ex)})
+}
+
+func (s *Server) draftDataOf(c *casebook.Case, ex draftExtras) draftData {
 	d := draftData{Case: c, Extras: ex, IsDraft: c.Status == casebook.StatusDraft, Vocab: s.vocabulary()}
 	if ex.SourceText != "" {
 		d.Segments = evidenceSegments(ex.SourceText, c.Extraction.Evidence)
@@ -756,7 +787,7 @@ func (s *Server) draftPage(w http.ResponseWriter, r *http.Request, status int, c
 			d.Submission = &rec.Submission
 		}
 	}
-	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: errMsg, Notice: notice, Data: d})
+	return d
 }
 
 func (s *Server) pageDraft(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
@@ -866,19 +897,17 @@ func (s *Server) editFailed(w http.ResponseWriter, r *http.Request, e *casebook.
 
 func (s *Server) doReject(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
 	id := r.PathValue("id")
-	reason := strings.TrimSpace(r.PostFormValue("reason"))
-	if err := casebook.ValidateNote("reason", reason); err != nil {
-		s.pageError(w, r, http.StatusBadRequest, err.Error())
+	typed := decisionForm{Reason: strings.TrimSpace(r.PostFormValue("reason"))}
+	if typed.Reason == "" {
+		s.decisionFailed(w, r, id, http.StatusBadRequest, "A reject needs a reason: the submission's status shows it to whoever sent the post.", typed)
 		return
 	}
-	if _, err := s.cfg.Store.Reject(id, sess.Reviewer.Name, reason); err != nil {
-		if errors.Is(err, sinks.ErrInvalid) {
-			if c, ex, verr := s.draftView(id); verr == nil {
-				s.draftPage(w, r, http.StatusBadRequest, c, ex, "A reject needs a reason.", "")
-				return
-			}
-		}
-		s.pageStoreError(w, r, err)
+	if err := casebook.ValidateNote("reason", typed.Reason); err != nil {
+		s.decisionFailed(w, r, id, http.StatusBadRequest, humanError(err), typed)
+		return
+	}
+	if _, err := s.cfg.Store.Reject(id, sess.Reviewer.Name, typed.Reason); err != nil {
+		s.decisionFailed(w, r, id, storeStatus(err), "Not rejected: "+humanError(err), typed)
 		return
 	}
 	http.Redirect(w, r, "/review?notice="+url.QueryEscape(id+" rejected"), http.StatusSeeOther)
@@ -886,22 +915,73 @@ func (s *Server) doReject(w http.ResponseWriter, r *http.Request, sess sinks.Ses
 
 func (s *Server) doMerge(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
 	id := r.PathValue("id")
-	into := strings.TrimSpace(r.PostFormValue("into"))
-	if into == "" {
-		s.pageError(w, r, http.StatusBadRequest, "name the published case to merge into")
+	typed := decisionForm{Into: strings.TrimSpace(r.PostFormValue("into")), Note: strings.TrimSpace(r.PostFormValue("note"))}
+	if typed.Into == "" {
+		s.decisionFailed(w, r, id, http.StatusBadRequest, "Name the published case to merge into, such as CB-0001.", typed)
 		return
 	}
-	note := strings.TrimSpace(r.PostFormValue("note"))
-	if err := casebook.ValidateNote("note", note); err != nil {
-		s.pageError(w, r, http.StatusBadRequest, err.Error())
+	if err := casebook.ValidateNote("note", typed.Note); err != nil {
+		s.decisionFailed(w, r, id, http.StatusBadRequest, humanError(err), typed)
 		return
 	}
-	c, err := s.cfg.Store.Merge(id, into, sess.Reviewer.Name, note)
+	c, err := s.cfg.Store.Merge(id, typed.Into, sess.Reviewer.Name, typed.Note)
+	if err != nil {
+		s.decisionFailed(w, r, id, storeStatus(err), "Not merged: "+humanError(err), typed)
+		return
+	}
+	http.Redirect(w, r, "/cases/"+c.ID, http.StatusSeeOther)
+}
+
+// decisionFailed shows the draft again with why a reject or merge failed
+// above it and the reviewer's input kept; a draft that is gone (or another
+// reviewer decided on meanwhile) shows as it is now.
+func (s *Server) decisionFailed(w http.ResponseWriter, r *http.Request, id string, status int, msg string, typed decisionForm) {
+	c, ex, err := s.draftView(id)
 	if err != nil {
 		s.pageStoreError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/cases/"+c.ID, http.StatusSeeOther)
+	if status == http.StatusInternalServerError {
+		msg = "Something went wrong on the server; nothing was changed. Try again."
+	}
+	d := s.draftDataOf(c, ex)
+	d.Typed = typed
+	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: sentence(msg), Data: d})
+}
+
+// storeStatus is the HTTP status of a store error.
+func storeStatus(err error) int {
+	switch {
+	case errors.Is(err, sinks.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, sinks.ErrConflict):
+		return http.StatusConflict
+	case errors.Is(err, sinks.ErrInvalid):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+// humanError is an error as words for a page: the store's sentinel suffix
+// (": not found", ": conflict", ": invalid") said in words or dropped
+// where the message already says why, ending in a full stop.
+func humanError(err error) string {
+	msg := err.Error()
+	for suffix, say := range map[string]string{": " + sinks.ErrNotFound.Error(): " does not exist", ": " + sinks.ErrConflict.Error(): "", ": " + sinks.ErrInvalid.Error(): ""} {
+		if m, ok := strings.CutSuffix(msg, suffix); ok {
+			msg = m + say
+		}
+	}
+	if msg != "" && !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}
+
+// sentence starts msg with a capital letter.
+func sentence(msg string) string {
+	r, n := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(r)) + msg[n:]
 }
 
 func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
