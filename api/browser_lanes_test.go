@@ -85,7 +85,7 @@ func TestBrowserReviewLanes(t *testing.T) {
 	if tab := br.Text("#tab-flagged"); !strings.Contains(tab, "(1)") {
 		t.Errorf("flagged tab %q: want its count, 1", tab)
 	}
-	row := `#drafts tr:has(a[href="/review/drafts/` + flagged.ID + `"])`
+	row := `#drafts tr:has(a[href="/review/drafts/` + flagged.ID + `?lane=flagged"])`
 	if got := br.Text(row + " .relevance-reason"); got != flagged.Relevance.Reason {
 		t.Errorf("flagged row's reason %q, want the gate's %q", got, flagged.Relevance.Reason)
 	}
@@ -148,7 +148,7 @@ func TestBrowserReviewLanes(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		br.Step("queue", chromedp.Navigate(base+"/review?flagged=true"), chromedp.WaitVisible(chromedp.CSS(`table#drafts[data-lane="flagged"]`)))
-		if br.Count(`#drafts a[href="/review/drafts/`+rec.DraftID+`"]`) > 0 {
+		if br.Count(`#drafts a[href="/review/drafts/`+rec.DraftID+`?lane=flagged"]`) > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -156,11 +156,23 @@ func TestBrowserReviewLanes(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	if got := br.Text(`#drafts tr:has(a[href="/review/drafts/` + rec.DraftID + `"]) a.draft-link`); got != "How to choose a database index" {
+	if got := br.Text(`#drafts tr:has(a[href="/review/drafts/` + rec.DraftID + `?lane=flagged"]) a.draft-link`); got != "How to choose a database index" {
 		t.Errorf("redrafted title %q", got)
 	}
 	if tab := br.Text("#tab-flagged"); !strings.Contains(tab, "(2)") {
 		t.Errorf("flagged tab %q after draft it: want 2", tab)
+	}
+
+	// Working through the lane: reject the manual guide from it and land
+	// back on the flagged lane (not "all drafts"), one draft fewer.
+	br.Step("open from the lane", chromedp.Click(chromedp.CSS(row+" a.draft-link")), chromedp.WaitVisible(chromedp.CSS("#reject-form")))
+	if back := br.Text("#back"); !strings.Contains(back, "Flagged lane") {
+		t.Errorf("back link %q", back)
+	}
+	br.Step("reject from the lane", chromedp.SendKeys(chromedp.CSS("#reason"), "a runbook guide, not an incident"), chromedp.Click(chromedp.CSS("#reject")),
+		chromedp.WaitVisible(chromedp.CSS("p.notice")))
+	if br.Count(`table#drafts[data-lane="flagged"]`) != 1 || !strings.Contains(br.Text("#tab-flagged"), "(1)") || br.Count(row) != 0 {
+		t.Errorf("after the reject: not back on the flagged lane with one draft left (tab %q)", br.Text("#tab-flagged"))
 	}
 
 	// The same pages at phone width, with axe-core.

@@ -66,3 +66,46 @@ func TestDecisionErrors(t *testing.T) {
 		t.Errorf("cert draft is %s", d.Status)
 	}
 }
+
+// TestDecisionKeepsLane: a draft opened from the flagged lane links back to
+// it, and saving or rejecting it returns there, so a reviewer working
+// through the lane is not sent to "all drafts" after each one.
+func TestDecisionKeepsLane(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedDrafts()
+	c := browser(t)
+	login(t, c, f.srv.URL, f.revTok)
+	_, lane := get(t, c, f.srv.URL+"/review?flagged=true")
+	if !strings.Contains(lane, `href="/review/drafts/`+f.drafts["flagged"]+`?lane=flagged"`) {
+		t.Fatalf("the flagged lane does not open drafts in the lane:\n%.2000s", lane)
+	}
+	for _, tc := range []struct {
+		lane, back, backText string
+	}{
+		{"flagged", `href="/review?flagged=true"`, "← Flagged lane"},
+		{"", `href="/review"`, "← Review queue"},
+		{"bogus", `href="/review"`, "← Review queue"},
+	} {
+		_, page := get(t, c, f.srv.URL+"/review/drafts/"+f.drafts["flagged"]+"?lane="+tc.lane)
+		if !strings.Contains(page, `<a id="back" `+tc.back+`>`+tc.backText+`</a>`) {
+			t.Errorf("lane %q: no back link %s", tc.lane, tc.back)
+		}
+	}
+	_, page := get(t, c, f.srv.URL+"/review/drafts/"+f.drafts["flagged"]+"?lane=flagged")
+	csrf := csrfOf(t, page)
+	for _, tc := range []struct {
+		path string
+		form url.Values
+		to   string // the redirect's start
+	}{
+		{"/review/drafts/" + f.drafts["flagged"], url.Values{"action": {"save"}, "title": {"Наш опыт с Kubernetes (заметки)"}, "lane": {"flagged"}}, "/review/drafts/" + f.drafts["flagged"] + "?lane=flagged&notice="},
+		{"/review/drafts/" + f.drafts["flagged"] + "/reject", url.Values{"reason": {"notes, not an incident"}, "lane": {"flagged"}}, "/review?flagged=true&notice="},
+		{"/review/drafts/" + f.drafts["zh"] + "/reject", url.Values{"reason": {"duplicate"}}, "/review?notice="},
+	} {
+		tc.form.Set("csrf", csrf)
+		resp, body := post(t, c, f.srv.URL+tc.path, tc.form)
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, tc.to) {
+			t.Errorf("POST %s: %d to %q, want %s…\n%.500s", tc.path, resp.StatusCode, loc, tc.to, body)
+		}
+	}
+}

@@ -767,13 +767,35 @@ type draftData struct {
 	// Typed is what the reviewer wrote in a reject or merge form that
 	// failed, shown again so nothing has to be typed twice.
 	Typed decisionForm
+	// Lane is "flagged" when the reviewer came from the flagged lane: the
+	// page links back to it and a reject returns to it.
+	Lane string
+}
+
+// laneOf is the queue lane a review page was opened from ("flagged" or "").
+func laneOf(r *http.Request) string {
+	if r.FormValue("lane") == "flagged" {
+		return "flagged"
+	}
+	return ""
+}
+
+// laneQueue is the queue page of a lane, with a notice.
+func laneQueue(lane, notice string) string {
+	flagged := ""
+	if lane == "flagged" {
+		flagged = "true"
+	}
+	return "/review" + string(queryURL("flagged", flagged, "notice", notice))
 }
 
 // decisionForm is a reject or merge form's input.
 type decisionForm struct{ Reason, Into, Note string }
 
 func (s *Server) draftPage(w http.ResponseWriter, r *http.Request, status int, c *casebook.Case, ex draftExtras, errMsg, notice string) {
-	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: errMsg, Notice: notice, Data: s.draftDataOf(c, ex)})
+	d := s.draftDataOf(c, ex)
+	d.Lane = laneOf(r)
+	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: errMsg, Notice: notice, Data: d})
 }
 
 func (s *Server) draftDataOf(c *casebook.Case, ex draftExtras) draftData {
@@ -873,7 +895,7 @@ func (s *Server) doEdit(w http.ResponseWriter, r *http.Request, sess sinks.Sessi
 		if len(changed) > 0 {
 			msg = "Saved: " + strings.Join(changed, ", ") + "."
 		}
-		http.Redirect(w, r, "/review/drafts/"+c.ID+"?notice="+url.QueryEscape(msg), http.StatusSeeOther)
+		http.Redirect(w, r, "/review/drafts/"+c.ID+string(queryURL("lane", laneOf(r), "notice", msg)), http.StatusSeeOther)
 	default:
 		s.pageError(w, r, http.StatusBadRequest, "unknown action")
 	}
@@ -910,7 +932,7 @@ func (s *Server) doReject(w http.ResponseWriter, r *http.Request, sess sinks.Ses
 		s.decisionFailed(w, r, id, storeStatus(err), "Not rejected: "+humanError(err), typed)
 		return
 	}
-	http.Redirect(w, r, "/review?notice="+url.QueryEscape(id+" rejected"), http.StatusSeeOther)
+	http.Redirect(w, r, laneQueue(laneOf(r), id+" rejected"), http.StatusSeeOther)
 }
 
 func (s *Server) doMerge(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
@@ -945,7 +967,7 @@ func (s *Server) decisionFailed(w http.ResponseWriter, r *http.Request, id strin
 		msg = "Something went wrong on the server; nothing was changed. Try again."
 	}
 	d := s.draftDataOf(c, ex)
-	d.Typed = typed
+	d.Typed, d.Lane = typed, laneOf(r)
 	s.render(w, r, "draft", status, view{Title: "Review " + c.ID, Error: sentence(msg), Data: d})
 }
 
