@@ -34,6 +34,7 @@ func TestSearchMultiWordAliasHTTP(t *testing.T) {
 		{"service mesh", []string{"CB-0003"}},
 		{"сервис-меш", []string{"CB-0003"}},
 		{"服务网格", []string{"CB-0003"}},
+		{"контрольных групп", []string{"CB-0001", "CB-0002"}},
 	} {
 		resp, body := do(t, "GET", f.srv.URL+"/api/v1/search?"+url.Values{"q": {tc.q}}.Encode(), "", nil)
 		var page struct {

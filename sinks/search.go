@@ -184,7 +184,7 @@ func parseQuery(q string) queryPlan {
 		it := items[i]
 		if it.phrase {
 			terms := Tokens(it.text, false)
-			slug, _ := casebook.NormalizeTag(it.text)
+			slug := aliasOfWords(strings.Fields(it.text))
 			switch {
 			case len(terms) == 0:
 			case it.neg:
@@ -210,9 +210,9 @@ func parseQuery(q string) queryPlan {
 			}
 			continue
 		}
-		// The longest run of plain words from here that is an alias, as
-		// if it were quoted but without the order: the words anywhere, or
-		// the tag.
+		// The longest run of plain words from here that is an alias (as
+		// written or by its terms), as if it were quoted but without the
+		// order: the words anywhere, or the tag.
 		n := 1
 		slug, _ := casebook.NormalizeTag(it.text)
 		for j := min(len(items), i+maxAliasWords); j > i+1; j-- {
@@ -226,9 +226,18 @@ func parseQuery(q string) queryPlan {
 			if len(run) != j-i {
 				continue
 			}
-			if s, ok := casebook.NormalizeTag(strings.Join(run, " ")); ok {
+			if s := aliasOfWords(run); s != "" {
 				n, slug = j-i, s
 				break
+			}
+		}
+		if n == 1 && slug == "" {
+			if slug = aliasOfWords([]string{it.text}); slug == "" {
+				// A word without spaces may hold a Han-script alias.
+				for _, part := range hanParts(it.text) {
+					addTerms(Tokens(part.text, false), part.slug)
+				}
+				continue
 			}
 		}
 		for _, w := range items[i : i+n] {

@@ -46,6 +46,12 @@ func TestSearchMultiWordAlias(t *testing.T) {
 		{"amazon eks", []string{"CB-0005"}},
 		// A word asked plainly as well as in an alias is needed plainly.
 		{"google google cloud", []string{"CB-0002"}},
+		// An alias inflected is read by its terms.
+		{"контрольных групп", []string{"CB-0003"}},
+		{"google clouds", []string{"CB-0001", "CB-0002"}},
+		// Chinese written without spaces: the alias inside the run.
+		{"服务网格故障", []string{"CB-0004"}},
+		{"请求失败", []string{"CB-0004"}},
 	} {
 		res, err := s.SearchWith(tc.q, SearchOptions{}, "", 10)
 		if err != nil {
@@ -57,6 +63,27 @@ func TestSearchMultiWordAlias(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("SearchWith(%q) = %v, want %v (terms %q)", tc.q, ids(res.Items), tc.want, res.Terms)
+		}
+	}
+}
+
+func TestHanParts(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		want []wordPart
+	}{
+		{"服务网格故障", []wordPart{{"服务网格", "service-mesh"}, {"故障", ""}}},
+		{"数据库服务网格", []wordPart{{"数据库", ""}, {"服务网格", "service-mesh"}}},
+		{"linux内核", []wordPart{{"linux内核", "linux-kernel"}}}, // the whole word, not linux and 内核
+		{"Linux内核升级", []wordPart{{"Linux内核", "linux-kernel"}, {"升级", ""}}},
+		{"阿里云和腾讯云", []wordPart{{"阿里云", "aliyun"}, {"和", ""}, {"腾讯云", "tencent-cloud"}}},
+		{"数据库", []wordPart{{"数据库", ""}}},
+		{"kafka", []wordPart{{"kafka", "kafka"}}},
+		{"postgres", []wordPart{{"postgres", "postgresql"}}},
+		{"outage", []wordPart{{"outage", ""}}},
+	} {
+		if got := hanParts(tc.w); !slices.Equal(got, tc.want) {
+			t.Errorf("hanParts(%q) = %v, want %v", tc.w, got, tc.want)
 		}
 	}
 }
