@@ -137,7 +137,9 @@ type Bus struct {
 	// Bodies holds page bodies small enough for one message: a key-value get
 	// is one direct read, where an object-store get sets up a consumer.
 	Bodies jetstream.KeyValue
-	log    *slog.Logger
+	// Deferrals counts politeness deferrals per fetch message (DeferralsBucket).
+	Deferrals jetstream.KeyValue
+	log       *slog.Logger
 }
 
 // BusConfig configures Connect.
@@ -165,6 +167,15 @@ func Connect(ctx context.Context, cfg BusConfig) (*Bus, error) {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { cfg.Log.Info("nats reconnected", "url", nc.ConnectedUrl()) }),
+		// Asynchronous errors (a subscription dropping messages as a slow
+		// consumer, a permissions error) reach no caller: say them.
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
+			subject := ""
+			if sub != nil {
+				subject = sub.Subject
+			}
+			cfg.Log.Warn("nats asynchronous error", "subject", subject, "err", err)
+		}),
 	}
 	url := cfg.URL
 	if cfg.Embedded != nil {
@@ -262,6 +273,18 @@ func (b *Bus) ensure(ctx context.Context, replicas int) error {
 		return err
 	}); err != nil {
 		return fmt.Errorf("bucket %s: %w", BodiesBucket, err)
+	}
+	// On disk: a restart that forgot the counts would take every deferral
+	// since for a failed attempt and dead-letter fetches that only waited.
+	if err := retryCtx(ctx, func(ctx context.Context) error {
+		var err error
+		b.Deferrals, err = b.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: DeferralsBucket, Description: "casebook politeness deferrals per fetch message", History: 1,
+			Storage: jetstream.FileStorage, TTL: 7 * 24 * time.Hour, Replicas: replicas,
+		})
+		return err
+	}); err != nil {
+		return fmt.Errorf("bucket %s: %w", DeferralsBucket, err)
 	}
 	return retryCtx(ctx, func(ctx context.Context) error {
 		var err error

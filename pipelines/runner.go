@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/casebook/casebook"
@@ -55,8 +56,12 @@ type handler func(ctx context.Context, m *message) error
 type message struct {
 	msg          jetstream.Msg
 	SubmissionID string
-	Attempt      int
-	bus          *Bus
+	// Attempt counts deliveries, less those spent waiting for politeness.
+	Attempt int
+	Seq     uint64 // work-stream sequence: the same on every delivery
+	// Deferrals is how many earlier deliveries were politeness deferrals.
+	Deferrals int
+	bus       *Bus
 }
 
 // Decode reads the payload into v, fetching it from the object store when it
@@ -123,6 +128,9 @@ type Runner struct {
 	cfg   RunnerConfig
 	h     handler
 	wg    sync.WaitGroup
+	// countDeferrals: the handler may return a *deferredError, and such
+	// deliveries are not attempts (the fetch stage).
+	countDeferrals bool
 }
 
 func newRunner(bus *Bus, stage string, cfg RunnerConfig, h handler) *Runner {
@@ -149,6 +157,18 @@ func (r *Runner) Run(ctx context.Context) error {
 	return nil
 }
 
+// pullWait bounds one pull request: an idle stage asks again this often,
+// and a stopping runner waits at most this long for its last pull to end.
+const pullWait = time.Second
+
+// consume pulls exactly as many messages as there are free handlers, each
+// pull a Fetch of its own with a bounded expiry, so nothing is ever held in
+// a client-side buffer. The Messages iterator it replaces kept a channel of
+// PullMaxMessages for messages and status replies alike and asked for more
+// whenever it ran below half, free handlers or not: messages waited there
+// with their ack timers running, and when heartbeats, a reconnect's second
+// pull or redeliveries overflowed the channel, nats.go dropped them ("slow
+// consumer, messages dropped"), to come back only after the ack wait.
 func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 	stream := StreamWork
 	if r.stage == ConsumerEvent {
@@ -163,61 +183,80 @@ func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 	if err != nil {
 		return fmt.Errorf("%s consumer: %w", r.stage, err)
 	}
-	iter, err := cons.Messages(jetstream.PullMaxMessages(r.cfg.Concurrency))
-	if err != nil {
-		return fmt.Errorf("%s messages: %w", r.stage, err)
-	}
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case <-ctx.Done():
-			iter.Drain()
-		case <-stopped:
-			iter.Stop()
-		}
-	}()
-	failures := 0
+	// Pulls end on their own (filled or expired); a stop waits for them and
+	// handles what they bring rather than leaving it to the ack wait.
+	var pulls sync.WaitGroup
+	defer pulls.Wait()
+	var failures atomic.Int32
+	var lastErr atomic.Value // error of the latest failed pull
 	for {
-		// Take a handler slot first, so a message is never pulled only to
-		// wait here while its ack timer runs.
-		sem <- struct{}{}
-		msg, err := iter.Next()
-		if err != nil {
-			<-sem
-			if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return err
-			}
-			if failures++; failures > 20 {
-				return fmt.Errorf("pull keeps failing: %w", err)
-			}
-			r.cfg.Log.Warn("pull failed", "stage", r.stage, "err", err)
-			time.Sleep(200 * time.Millisecond)
-			continue
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil
 		}
-		failures = 0
+		n := 1
+	more:
+		for n < r.cfg.Concurrency {
+			select {
+			case sem <- struct{}{}:
+				n++
+			default:
+				break more
+			}
+		}
 		if ctx.Err() != nil {
-			// Pulled but not started when the stop came: hand it back so
-			// another worker (or the next start) takes it soon rather than
-			// after the ack wait. Not at once: the draining pull can be
-			// handed the same message again, and each round trip counts as
-			// a delivery, so an immediate Nak could spend every attempt in a
-			// loop during the stop (a fetch was dead-lettered after 24
-			// deliveries across one restart).
-			_ = msg.NakWithDelay(time.Second)
-			<-sem
-			continue
+			release(sem, n)
+			return nil
 		}
-		r.wg.Add(1)
-		go func() {
-			defer func() { <-sem; r.wg.Done() }()
-			// Handlers get a context that outlives the stop signal, so an
-			// in-flight message finishes and is acked instead of redelivered.
-			r.handle(context.WithoutCancel(ctx), msg)
-		}()
+		batch, err := cons.Fetch(n, jetstream.FetchMaxWait(pullWait))
+		if err == nil {
+			failures.Store(0)
+			pulls.Add(1)
+			// The batch is read in its own goroutine so that handlers
+			// freed meanwhile start pulls of their own at once.
+			go func() {
+				defer pulls.Done()
+				got := 0
+				for msg := range batch.Messages() {
+					got++
+					r.wg.Add(1)
+					go func() {
+						defer func() { <-sem; r.wg.Done() }()
+						// Handlers get a context that outlives the stop signal, so an
+						// in-flight message finishes and is acked instead of redelivered.
+						r.handle(context.WithoutCancel(ctx), msg)
+					}()
+				}
+				release(sem, n-got)
+				if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.Canceled) {
+					failures.Add(1)
+					lastErr.Store(err)
+					r.cfg.Log.Warn("pull ended with an error", "stage", r.stage, "err", err)
+				}
+			}()
+		} else {
+			release(sem, n)
+			failures.Add(1)
+			lastErr.Store(err)
+			r.cfg.Log.Warn("pull failed", "stage", r.stage, "err", err)
+		}
+		if f := failures.Load(); f > 20 {
+			err, _ := lastErr.Load().(error)
+			return fmt.Errorf("pull keeps failing: %w", err)
+		} else if f > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// release frees n handler slots.
+func release(sem chan struct{}, n int) {
+	for range n {
+		<-sem
 	}
 }
 
@@ -229,7 +268,19 @@ func (r *Runner) handle(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	m := &message{msg: msg, SubmissionID: msg.Headers().Get(HeaderSubmission), Attempt: int(meta.NumDelivered), bus: r.bus}
+	m := &message{msg: msg, SubmissionID: msg.Headers().Get(HeaderSubmission), Attempt: int(meta.NumDelivered),
+		Seq: meta.Sequence.Stream, bus: r.bus}
+	if r.countDeferrals && m.Attempt > 1 {
+		n, err := r.bus.deferrals(ctx, m)
+		if err != nil {
+			// Without the count every wait would pass for a failure.
+			r.cfg.Log.Warn("deferral count unreadable; trying again shortly", "stage", r.stage, "submission", m.SubmissionID, "err", err)
+			_ = msg.NakWithDelay(time.Second)
+			return
+		}
+		m.Deferrals = n
+		m.Attempt = max(m.Attempt-n, 1)
+	}
 	if m.Attempt > r.cfg.MaxAttempts {
 		// Every earlier attempt crashed or timed out without an answer: do not
 		// run it again (it may be what crashes the worker), dead-letter it.
@@ -240,6 +291,9 @@ func (r *Runner) handle(ctx context.Context, msg jetstream.Msg) {
 	err = r.safeHandle(ctx, m)
 	stop()
 	outcome := r.settle(ctx, m, err)
+	if m.Deferrals > 0 && outcome != "deferred" && outcome != "retry" {
+		r.bus.forgetDeferrals(m)
+	}
 	r.cfg.Metrics.observe(r.stage, outcome, time.Since(start))
 }
 
@@ -284,6 +338,17 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 		r.ack(m)
 		return "ok"
 	}
+	var de *deferredError
+	if errors.As(err, &de) {
+		// Waiting for the host is no failure: the delivery is counted as a
+		// deferral first, then the message goes back to come again shortly
+		// before its turn, keeping its place in the stream and the host's queue.
+		if e := r.bus.countDeferral(ctx, m); e != nil {
+			log.Warn("deferral not counted; it will count as an attempt", "err", e)
+		}
+		_ = m.msg.NakWithDelay(de.delay())
+		return "deferred"
+	}
 	var ex *exhaustedError
 	if errors.As(err, &ex) {
 		m.Attempt = ex.attempts
@@ -327,6 +392,64 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 // stageState is the submission state a stage's work shows as.
 var stageState = map[string]string{
 	StageFetch: casebook.StateFetching, StageExtract: casebook.StateExtracting, StageClassify: casebook.StateClassifying,
+}
+
+// deferredError is a handler's verdict that the message must wait until
+// until (its host's turn); it comes back lead before it and waits the rest
+// in the handler.
+type deferredError struct {
+	until time.Time
+	lead  time.Duration
+	cause error
+}
+
+func (e *deferredError) Error() string { return "deferred: " + e.cause.Error() }
+func (e *deferredError) Unwrap() error { return e.cause }
+
+func (e *deferredError) delay() time.Duration {
+	return max(time.Until(e.until)-e.lead, 50*time.Millisecond)
+}
+
+// deferralRecord is a message's entry in DeferralsBucket.
+type deferralRecord struct {
+	SubmissionID string `json:"submission_id"`
+	N            int    `json:"n"`
+}
+
+func deferralKey(seq uint64) string { return fmt.Sprintf("m%d", seq) }
+
+// deferrals reads how many of m's deliveries were deferrals. An entry of
+// another submission (a work stream recreated, its sequences reused) is
+// not m's.
+func (b *Bus) deferrals(ctx context.Context, m *message) (int, error) {
+	e, err := b.Deferrals.Get(ctx, deferralKey(m.Seq))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("deferrals of %s: %w", m.SubmissionID, err)
+	}
+	var rec deferralRecord
+	if json.Unmarshal(e.Value(), &rec) != nil || rec.SubmissionID != m.SubmissionID {
+		return 0, nil
+	}
+	return rec.N, nil
+}
+
+func (b *Bus) countDeferral(ctx context.Context, m *message) error {
+	raw, _ := json.Marshal(deferralRecord{SubmissionID: m.SubmissionID, N: m.Deferrals + 1})
+	if _, err := b.Deferrals.Put(ctx, deferralKey(m.Seq), raw); err != nil {
+		return fmt.Errorf("count deferral of %s: %w", m.SubmissionID, err)
+	}
+	return nil
+}
+
+// forgetDeferrals drops a finished message's count (the bucket's TTL
+// catches any missed).
+func (b *Bus) forgetDeferrals(m *message) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = b.Deferrals.Delete(ctx, deferralKey(m.Seq))
 }
 
 // exhaustedError is a handler's verdict that a message has used up its

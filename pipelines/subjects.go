@@ -43,6 +43,9 @@ const (
 	StreamDead   = "CASEBOOK_DEAD"
 	PagesBucket  = "casebook_pages"
 	BodiesBucket = "casebook_bodies"
+	// DeferralsBucket counts, per work-stream message, the deliveries a
+	// fetch spent waiting for its host, so they are not counted as attempts.
+	DeferralsBucket = "casebook_deferrals"
 
 	SubjectFetch    = "casebook.work.fetch"
 	SubjectExtract  = "casebook.work.extract"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/casebook/casebook"
@@ -14,7 +13,6 @@ import (
 	"github.com/casebook/casebook/fetch"
 	"github.com/casebook/casebook/pipelines/crawl"
 	"github.com/casebook/casebook/sinks"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -23,22 +21,25 @@ import (
 //
 // Politeness waits never burn delivery attempts: a short wait for the host
 // happens in the handler (the runner keeps the message alive with
-// InProgress); a longer one re-publishes the task with a not-before time
-// and acknowledges this copy, carrying the count of failed attempts along
-// so a host that keeps answering 429 still ends the submission.
+// InProgress); a longer one hands the message back (Nak with a delay) to
+// come again just before its host's turn, and the runner counts that
+// delivery as a deferral, not an attempt. The message keeps its place: its
+// stream sequence is its ticket in the host's queue (crawl.WithTicket), so
+// the host serves its fetches oldest first across every worker.
 func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Runner {
 	cfg.defaults()
 	waiter, _ := st.(interface {
 		MaxPoliteWait(context.Context) time.Duration
 	})
-	return newRunner(bus, StageFetch, cfg, func(ctx context.Context, m *message) error {
+	r := newRunner(bus, StageFetch, cfg, func(ctx context.Context, m *message) error {
 		var task FetchTask
 		if err := m.Decode(ctx, &task); err != nil {
 			return err
 		}
+		// A copy re-published by an earlier casebook to wait for its host
+		// carries its attempts so far and its not-before time.
 		h := m.msg.Headers()
 		prior, _ := strconv.Atoi(h.Get(headerPriorAttempts))
-		defers, _ := strconv.Atoi(h.Get(headerDefers))
 		failed := prior + m.Attempt - 1 // failed deliveries of every copy so far
 		if prior > 0 && failed >= cfg.MaxAttempts {
 			return &exhaustedError{err: fmt.Errorf("gave up after %d attempts: %s", failed, h.Get(headerLastError)), attempts: failed}
@@ -49,13 +50,13 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		if nb, err := time.Parse(time.RFC3339Nano, h.Get(headerNotBefore)); err == nil {
 			if wait := time.Until(nb); wait > maxWait {
-				return requeueFetch(ctx, bus, m, nb, maxWait, failed, defers, h.Get(headerLastError))
+				return &deferredError{until: nb, lead: maxWait / 2, cause: fmt.Errorf("not before %s", nb.UTC().Format(time.RFC3339Nano))}
 			} else if err := sleepCtx(ctx, wait); err != nil {
 				return err
 			}
 		}
 		_ = bus.Emit(ctx, Event{SubmissionID: task.SubmissionID, Stage: StageFetch, State: casebook.StateFetching})
-		tctx, timer := crawl.WithFetchTimer(ctx)
+		tctx, timer := crawl.WithFetchTimer(crawl.WithTicket(ctx, fmt.Sprintf("m%d", m.Seq), m.Seq))
 		page, err := st.Process(tctx, task)
 		host := hostOf(task.URL)
 		if timer.Done {
@@ -64,7 +65,7 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		var de *crawl.DeferError
 		if errors.As(err, &de) {
 			cfg.Metrics.ObserveFetch(host, "deferred")
-			return requeueFetch(ctx, bus, m, de.Until, maxWait, failed, defers, de.Error())
+			return &deferredError{until: de.Until, lead: maxWait / 2, cause: de}
 		}
 		if err != nil {
 			cfg.Metrics.ObserveFetch(host, fetchOutcome(err))
@@ -88,48 +89,17 @@ func WireFetch(bus *Bus, st Stage[FetchTask, *fetch.Page], cfg RunnerConfig) *Ru
 		}
 		return bus.Publish(ctx, SubjectExtract, stageMsgID(task.SubmissionID, "extract", task.Origin), task.SubmissionID, ref)
 	})
+	r.countDeferrals = true
+	return r
 }
 
-// Headers of a fetch task re-published to wait for its host.
+// Headers of a fetch task re-published by an earlier casebook to wait for
+// its host; still read so such copies keep their attempts.
 const (
 	headerNotBefore     = "Casebook-Not-Before" // RFC 3339 time the host is free again
 	headerPriorAttempts = "Casebook-Prior-Attempts"
-	headerDefers        = "Casebook-Defers"
 	headerLastError     = "Casebook-Last-Error"
 )
-
-// requeueFetch publishes the task again to come back at notBefore; the
-// caller's nil return then acknowledges this copy. It first parks the copy
-// in-process for a quarter of the in-process wait (at least a second), so
-// a long deferral re-publishes every few seconds instead of spinning, while
-// handlers still turn over to other hosts' tasks. The Nats-Msg-Id counts
-// the deferrals, so a redelivered copy re-publishing again is a no-op.
-func requeueFetch(ctx context.Context, bus *Bus, m *message, notBefore time.Time, maxWait time.Duration, failed, defers int, lastErr string) error {
-	if err := sleepCtx(ctx, min(time.Until(notBefore), max(maxWait/4, time.Second))); err != nil {
-		return err
-	}
-	msg := nats.NewMsg(SubjectFetch)
-	msg.Data = m.msg.Data()
-	for _, k := range []string{HeaderSubmission, HeaderBlob} {
-		if v := m.msg.Headers().Get(k); v != "" {
-			msg.Header.Set(k, v)
-		}
-	}
-	msg.Header.Set(headerNotBefore, notBefore.UTC().Format(time.RFC3339Nano))
-	msg.Header.Set(headerPriorAttempts, strconv.Itoa(failed))
-	msg.Header.Set(headerDefers, strconv.Itoa(defers+1))
-	if len(lastErr) > 512 {
-		lastErr = lastErr[:512]
-	}
-	if lastErr != "" {
-		msg.Header.Set(headerLastError, strings.ToValidUTF8(strings.ReplaceAll(lastErr, "\n", " "), ""))
-	}
-	id := fmt.Sprintf("%s:fetch:defer:%d", m.SubmissionID, defers+1)
-	if _, err := bus.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
-		return fmt.Errorf("re-publish deferred fetch: %w", err)
-	}
-	return nil
-}
 
 func fetchOutcome(err error) string {
 	if _, ok := casebook.AsSkip(err); ok {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,16 +89,37 @@ func (p Politeness) withDefaults() Politeness {
 }
 
 // hostState is one host's entry in the hosts bucket.
+//
+// The host's requests are served in turns: a request that cannot start at
+// once books the next free turn (a ticket: Booked, in order) and waits for
+// it, in-process or, past the in-process wait, with its message handed back
+// to come again at that time. A deferred fetch thus keeps its place in its
+// host's queue instead of going to the back, and the host serves its queue
+// oldest first across every worker.
 type hostState struct {
-	Next   time.Time `json:"next"` // no request may start before this
+	Next   time.Time `json:"next"`          // the next turn free for booking; no unbooked request starts before it
+	Last   time.Time `json:"last,omitzero"` // start of the latest request: the next waits the delay after it
+	Hold   time.Time `json:"hold,omitzero"` // no request starts before this (Retry-After, robots.txt)
 	Slots  []slot    `json:"slots,omitempty"`
-	Reason string    `json:"reason,omitempty"` // why Next was pushed out (Retry-After)
+	Booked []booking `json:"booked,omitempty"`
+	Reason string    `json:"reason,omitempty"` // why Hold was pushed out (Retry-After)
 }
 
 type slot struct {
 	ID    string    `json:"id"`
 	Until time.Time `json:"until"`
 }
+
+// booking is a turn taken by a request that waits for it.
+type booking struct {
+	ID    string    `json:"id"`
+	At    time.Time `json:"at"`
+	Order uint64    `json:"order,omitempty"` // the ticket's place in the queue; 0: none, at the back
+}
+
+// maxBookings bounds a host's queue of turns (and so its entry's size);
+// a request beyond it is deferred without a turn and books when it is back.
+const maxBookings = 1024
 
 func (h *hostState) prune(now time.Time) {
 	keep := h.Slots[:0]
@@ -107,6 +129,85 @@ func (h *hostState) prune(now time.Time) {
 		}
 	}
 	h.Slots = keep
+}
+
+// pruneBookings drops turns long past: their holder died, or came back too
+// late to claim them (it books again, at the back).
+func (h *hostState) pruneBookings(now time.Time, grace time.Duration) {
+	keep := h.Booked[:0]
+	for _, b := range h.Booked {
+		if now.Sub(b.At) < grace {
+			keep = append(keep, b)
+		}
+	}
+	h.Booked = keep
+}
+
+// book adds b: at the back (b.At is then the next free turn), or in front
+// of the first future turn of a higher order, which with every turn after
+// it moves back by delay.
+func (h *hostState) book(b booking, now time.Time, delay time.Duration) {
+	p := len(h.Booked)
+	if b.Order != 0 {
+		for i, o := range h.Booked {
+			if o.At.After(now) && o.Order > b.Order {
+				p = i
+				break
+			}
+		}
+	}
+	if p == len(h.Booked) {
+		h.Booked = append(h.Booked, b)
+		h.Next = b.At.Add(delay)
+		return
+	}
+	b.At = h.Booked[p].At // its turn
+	for i := p; i < len(h.Booked); i++ {
+		h.Booked[i].At = h.Booked[i].At.Add(delay)
+	}
+	h.Booked = slices.Insert(h.Booked, p, b)
+	h.Next = h.Next.Add(delay)
+}
+
+func (h *hostState) booking(id string) int {
+	for i, b := range h.Booked {
+		if b.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func maxTime(t time.Time, more ...time.Time) time.Time {
+	for _, u := range more {
+		if u.After(t) {
+			t = u
+		}
+	}
+	return t
+}
+
+type ticketKey struct{}
+
+type ticket struct {
+	id    string
+	order uint64
+}
+
+// WithTicket names the request in ctx for its host's queue: a request that
+// comes back with the same ticket (its message redelivered after a
+// deferral, or after a worker died) finds the turn it booked. order is its
+// place in the queue (the work stream's sequence: oldest first): a ticket
+// that books late, having lost races to others or its turn, is put before
+// the future turns of higher order. Without a ticket a request's turn lasts
+// only while it waits in-process, at the back.
+func WithTicket(ctx context.Context, id string, order uint64) context.Context {
+	return context.WithValue(ctx, ticketKey{}, ticket{id: id, order: order})
+}
+
+func ticketFrom(ctx context.Context) (ticket, bool) {
+	t, ok := ctx.Value(ticketKey{}).(ticket)
+	return t, ok && t.id != ""
 }
 
 // DeferError says a host will not take a request within the in-process
@@ -307,15 +408,24 @@ type Lease struct {
 	rev uint64
 }
 
-// Acquire waits for host to allow a request: fewer than Concurrency in
-// flight and its next-allowed time passed. It then takes a slot and moves
-// next-allowed to now+delay (delay below the policy's MinDelay is raised to
-// it). When that cannot happen within maxWait it returns a *DeferError.
+// Acquire waits for host to allow a request: its turn come (booked in
+// order behind the requests already waiting), the delay passed since the
+// host's latest request, and fewer than Concurrency in flight. It then takes
+// a slot (delay below the policy's MinDelay is raised to it). When that
+// cannot happen within maxWait it returns a *DeferError; with a ticket in
+// ctx (WithTicket) the booked turn stays the request's for when it is back.
 func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait time.Duration) (*Lease, error) {
 	pol := l.Policy(ctx)
 	delay = max(delay, pol.MinDelay)
 	key := HostKey("h_", host)
-	id := newLeaseID()
+	tk, kept := ticketFrom(ctx)
+	id := tk.id
+	if !kept {
+		id = newLeaseID()
+	}
+	// A turn is kept for a while after its time: long enough for a
+	// deferred message's redelivery, or a dead worker's ack wait.
+	grace := max(pol.LeaseTTL, 2*time.Minute)
 	deadline := time.Now().Add(maxWait)
 	poll := min(max(pol.MinDelay/4, 5*time.Millisecond), 100*time.Millisecond)
 	for {
@@ -325,13 +435,32 @@ func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait t
 		}
 		now := time.Now()
 		st.prune(now)
-		var wait time.Duration
-		if st.Next.After(now) {
-			wait = st.Next.Sub(now)
+		st.pruneBookings(now, grace)
+		bi := st.booking(id)
+		turn := maxTime(now, st.Next)
+		if bi >= 0 {
+			turn = st.Booked[bi].At
+		}
+		ready := maxTime(turn, st.Hold)
+		if !st.Last.IsZero() {
+			ready = maxTime(ready, st.Last.Add(delay))
 		}
 		slotBlocked := len(st.Slots) >= pol.Concurrency
-		if wait == 0 && !slotBlocked {
-			st.Next = now.Add(delay)
+		if !now.Before(ready) && !slotBlocked {
+			if bi >= 0 {
+				st.Booked = slices.Delete(st.Booked, bi, bi+1)
+				// The turns behind start a delay apart from this start,
+				// not from when it was booked: a start a little late moves
+				// them back, so they never fall due together and race.
+				for i, k := bi, 1; i < len(st.Booked); i, k = i+1, k+1 {
+					st.Booked[i].At = maxTime(st.Booked[i].At, now.Add(time.Duration(k)*delay))
+				}
+				if n := len(st.Booked); n > 0 {
+					st.Next = maxTime(st.Next, st.Booked[n-1].At.Add(delay))
+				}
+			}
+			st.Last = now
+			st.Next = maxTime(st.Next, now.Add(delay))
 			st.Slots = append(st.Slots, slot{ID: id, Until: now.Add(pol.LeaseTTL)})
 			next, ok, err := l.storeRev(ctx, key, st, rev)
 			if err != nil {
@@ -347,33 +476,75 @@ func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait t
 			}
 			continue
 		}
-		if now.Add(wait).After(deadline) || (slotBlocked && !now.Before(deadline)) {
-			until := now.Add(wait)
-			if slotBlocked {
-				until = now.Add(max(wait, poll))
+		if bi < 0 && len(st.Booked) < maxBookings {
+			// Not our turn yet: book the next free one, behind everyone
+			// already waiting for this host, or, for an older ticket, the
+			// first future turn of a younger one (those move back a turn).
+			st.book(booking{ID: id, At: ready, Order: tk.order}, now, delay)
+			if _, ok, err := l.storeRev(ctx, key, st, rev); err != nil {
+				return nil, err
+			} else if !ok {
+				if err := sleepCtx(ctx, time.Duration(mrand.IntN(1000))*time.Microsecond); err != nil {
+					return nil, err
+				}
 			}
-			return nil, &DeferError{Host: host, Until: until, Reason: st.Reason}
+			continue // look again, now holding the turn
+		}
+		var wait time.Duration
+		if ready.After(now) {
+			wait = ready.Sub(now)
 		}
 		if slotBlocked {
 			// A slot frees when its holder releases it; poll for that.
 			wait = max(wait, poll)
 		}
-		// Wake a hair after the next-allowed time, spread over waiters.
+		if now.Add(wait).After(deadline) {
+			reason := ""
+			if !st.Hold.Before(ready) {
+				reason = st.Reason // the host itself asked for the wait
+			}
+			if !kept {
+				l.unbook(key, id)
+			}
+			return nil, &DeferError{Host: host, Until: now.Add(wait), Reason: reason}
+		}
+		// Wake a hair after the turn, spread over waiters.
 		if err := sleepCtx(ctx, wait+time.Duration(mrand.IntN(500))*time.Microsecond); err != nil {
+			if !kept {
+				l.unbook(key, id)
+			}
 			return nil, err
 		}
 	}
 }
 
-// Hold pushes the host's next-allowed time to at least t while the lease
-// is held (a robots.txt request just used the host; a Crawl-delay applies).
+// unbook gives back a turn nobody will come for.
+func (l *HostLimiter) unbook(key, id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = l.update(ctx, key, func(st *hostState, _ time.Time) bool {
+		i := st.booking(id)
+		if i < 0 {
+			return false
+		}
+		st.Booked = slices.Delete(st.Booked, i, i+1)
+		return true
+	})
+}
+
+// Hold keeps every request to the host from starting before t while the
+// lease is held (a robots.txt request just used the host; a Crawl-delay
+// applies).
 func (le *Lease) Hold(ctx context.Context, t time.Time) error {
 	le.rev = 0 // the entry changes: release reads it afresh
 	return le.l.update(ctx, le.key, func(st *hostState, _ time.Time) bool {
-		if !t.After(st.Next) {
+		if !t.After(st.Hold) && !t.After(st.Next) {
 			return false
 		}
-		st.Next = t
+		if t.After(st.Hold) {
+			st.Hold, st.Reason = t, ""
+		}
+		st.Next = maxTime(st.Next, t)
 		return true
 	})
 }
@@ -399,21 +570,30 @@ func (le *Lease) Release() {
 }
 
 // Defer makes every worker leave host alone until until (a 429 or 503 with
-// Retry-After).
+// Retry-After). The turns already booked move back by the same time, so
+// the queue keeps its order.
 func (l *HostLimiter) Defer(ctx context.Context, host string, until time.Time, reason string) error {
-	return l.update(ctx, HostKey("h_", host), func(st *hostState, _ time.Time) bool {
-		if !until.After(st.Next) {
+	return l.update(ctx, HostKey("h_", host), func(st *hostState, now time.Time) bool {
+		if !until.After(st.Hold) {
 			return false
 		}
-		st.Next, st.Reason = until, reason
+		shift := until.Sub(maxTime(now, st.Hold))
+		for i := range st.Booked {
+			st.Booked[i].At = st.Booked[i].At.Add(shift)
+		}
+		if len(st.Booked) > 0 {
+			st.Next = st.Next.Add(shift)
+		}
+		st.Next = maxTime(st.Next, until)
+		st.Hold, st.Reason = until, reason
 		return true
 	})
 }
 
-// NextAllowed reports when host next takes a request (zero: now).
+// NextAllowed reports when host next takes a request not yet waiting (zero: now).
 func (l *HostLimiter) NextAllowed(ctx context.Context, host string) (time.Time, error) {
 	st, _, err := l.load(ctx, HostKey("h_", host))
-	return st.Next, err
+	return maxTime(st.Next, st.Hold), err
 }
 
 func slicesDeleteFunc(s []slot, del func(slot) bool) []slot {
@@ -556,7 +736,9 @@ func (p *PoliteFetcher) Fetch(ctx context.Context, req fetch.Request, crawl bool
 		var err error
 		if lease, err = p.Limiter.Acquire(ctx, host, pol.MinDelay, maxWait); err != nil {
 			var de *DeferError
-			if errors.As(err, &de) && time.Until(de.Until) > pol.MaxDefer {
+			// Only a wait the host asked for (Retry-After) ends the fetch;
+			// a long queue of its own turns is waited out.
+			if errors.As(err, &de) && de.Reason != "" && time.Until(de.Until) > pol.MaxDefer {
 				return nil, casebook.Permanentf("host %s asked crawlers to wait until %s (%s); a later crawl retries",
 					host, de.Until.UTC().Format(time.RFC3339), de.Reason)
 			}

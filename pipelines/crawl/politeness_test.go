@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -240,5 +241,75 @@ func TestFetchTimeExcludesPoliteness(t *testing.T) {
 		if i == 1 && (total < delay*3/4 || timer.D > delay/2) {
 			t.Errorf("second fetch: %s in all, %s timed; want the %s wait outside the timed part", total, timer.D, delay)
 		}
+	}
+}
+
+// TestHostQueueOldestFirst: requests that must wait for a host book turns
+// in the order of their tickets, whatever order they arrive in; a ticket
+// that comes back finds its turn, a Retry-After moves the queue back whole,
+// and a request without a ticket queues at the back.
+func TestHostQueueOldestFirst(t *testing.T) {
+	js := testJS(t)
+	ctx := context.Background()
+	const delay = 200 * time.Millisecond
+	if err := PublishPoliteness(ctx, js, Politeness{Concurrency: 1, MinDelay: delay}); err != nil {
+		t.Fatal(err)
+	}
+	lim, err := NewHostLimiter(ctx, js, Politeness{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const host = "queue.example"
+	first, err := lim.Acquire(WithTicket(ctx, "m1", 1), host, 0, 0)
+	if err != nil {
+		t.Fatalf("an idle host: %v", err)
+	}
+	first.Release()
+	// Arriving youngest first: each is deferred (no in-process wait) and
+	// its turn is the place of its ticket.
+	until := map[uint64]time.Time{}
+	acquire := func(order uint64) time.Time {
+		t.Helper()
+		_, err := lim.Acquire(WithTicket(ctx, fmt.Sprintf("m%d", order), order), host, 0, 0)
+		var de *DeferError
+		if !errors.As(err, &de) {
+			t.Fatalf("ticket %d: %v, want a DeferError", order, err)
+		}
+		return de.Until
+	}
+	for _, order := range []uint64{9, 7, 8, 6} {
+		acquire(order)
+	}
+	// Asked again (as each would on coming back), the turns are in order.
+	for order := uint64(6); order <= 9; order++ {
+		until[order] = acquire(order)
+	}
+	for order := uint64(6); order < 9; order++ {
+		if gap := until[order+1].Sub(until[order]); gap < delay*9/10 {
+			t.Errorf("ticket %d's turn %s after ticket %d's, want a delay (%s) later", order+1, gap, order, delay)
+		}
+	}
+	// Coming back: the same turn, not a new one at the back.
+	if again := acquire(7); again.Sub(until[7]).Abs() > delay/2 {
+		t.Errorf("ticket 7 back: turn moved by %s", again.Sub(until[7]))
+	}
+	// No ticket: behind all of them.
+	_, err = lim.Acquire(ctx, host, 0, 0)
+	var de *DeferError
+	if !errors.As(err, &de) || !de.Until.After(until[9]) {
+		t.Errorf("a request without a ticket: %v, want a turn after ticket 9's (%s)", err, until[9])
+	}
+	// A Retry-After moves the queue back whole, in order.
+	hold := time.Now().Add(3 * time.Second)
+	if err := lim.Defer(ctx, host, hold, "HTTP 429"); err != nil {
+		t.Fatal(err)
+	}
+	prev := hold.Add(-time.Millisecond)
+	for order := uint64(6); order <= 9; order++ {
+		u := acquire(order)
+		if u.Before(prev) {
+			t.Errorf("after a Retry-After ticket %d's turn is %s, before %s", order, u.Format(time.StampMilli), prev.Format(time.StampMilli))
+		}
+		prev = u
 	}
 }
