@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/casebook
 
-.PHONY: run build test test-short race vet fmt bench fuzz clean
+.PHONY: run build test test-short race vet fmt bench fuzz fit clean
 
 # The commit is stamped by the toolchain (-buildvcs) and, for worktrees and
 # GOFLAGS=-buildvcs=false, by -X: `casebook --version` shows it either way.
@@ -20,6 +20,7 @@ test:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) test -race -count=1 -timeout 40m ./...
+	$(GO) test -count=1 -run '^TestRelevanceWeightsFresh$$' ./classify/evalrelevance
 
 test-short:
 	$(GO) test -short -count=1 ./...
@@ -33,6 +34,13 @@ fuzz:
 	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 20s $$pkg || exit 1; \
 	  done; \
 	done
+
+# Regenerate the fitted tables (classify/fieldmodel.json, classify/relevance_weights.go)
+# from ../shared. Both fits are deterministic: a rerun writes the same bytes, and
+# TestFieldModelFresh and TestRelevanceWeightsFresh fail when a checked-in table is stale.
+fit:
+	$(GO) run ./classify/internal/fitfields
+	$(GO) run ./classify/internal/fitrelevance
 
 clean:
 	rm -rf bin

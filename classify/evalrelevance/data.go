@@ -20,8 +20,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/extract"
@@ -43,6 +45,7 @@ type Doc struct {
 // goldDir (may be ""). A post found in both counts once.
 func Load(dir, goldDir string) ([]Doc, error) {
 	var docs []Doc
+	var bodies [][]byte
 	seen := map[[32]byte]bool{}
 	add := func(d Doc, body []byte) error {
 		h := sha256.Sum256(body)
@@ -50,13 +53,8 @@ func Load(dir, goldDir string) ([]Doc, error) {
 			return nil
 		}
 		seen[h] = true
-		doc, err := extract.Extract(body, extract.Options{Format: extract.SniffFormat(d.Path, "", body)})
-		if err != nil {
-			return fmt.Errorf("eval relevance: extract %s: %w", d.Path, err)
-		}
-		d.Features = classify.RelevanceFeatures(doc)
-		d.V1 = classify.RelevanceV1(doc)
 		docs = append(docs, d)
+		bodies = append(bodies, body)
 		return nil
 	}
 	if dir != "" {
@@ -101,6 +99,22 @@ func Load(dir, goldDir string) ([]Doc, error) {
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("eval relevance: no labelled posts in %q or %q", dir, goldDir)
 	}
+	err := parallel(len(docs), func(i int) error {
+		d := &docs[i]
+		doc, err := extract.Extract(bodies[i], extract.Options{Format: extract.SniffFormat(d.Path, "", bodies[i])})
+		if err != nil {
+			return fmt.Errorf("eval relevance: extract %s: %w", d.Path, err)
+		}
+		d.Features = classify.RelevanceFeatures(doc)
+		d.V1 = classify.RelevanceV1(doc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// sorted by path, so the fit does not depend on the row order of
+	// labels.tsv (floating-point sums do)
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 	return docs, nil
 }
 
@@ -194,31 +208,74 @@ func LoadPages(dir, source string) ([]Doc, error) {
 	}
 	sort.Strings(files)
 	cl := classify.New(classify.Config{})
-	var docs []Doc
+	var picked []string
 	for i := 0; i < len(files); i += 2 {
-		body, err := os.ReadFile(files[i])
+		picked = append(picked, files[i])
+	}
+	got := make([]*Doc, len(picked))
+	err = parallel(len(picked), func(i int) error {
+		body, err := os.ReadFile(picked[i])
 		if err != nil {
-			return nil, fmt.Errorf("eval relevance: %w", err)
+			return fmt.Errorf("eval relevance: %w", err)
 		}
-		if strings.HasSuffix(files[i], ".gz") {
+		if strings.HasSuffix(picked[i], ".gz") {
 			zr, err := gzip.NewReader(bytes.NewReader(body))
 			if err != nil {
-				return nil, fmt.Errorf("eval relevance: %s: %w", files[i], err)
+				return fmt.Errorf("eval relevance: %s: %w", picked[i], err)
 			}
 			body, err = io.ReadAll(zr)
 			if err != nil {
-				return nil, fmt.Errorf("eval relevance: %s: %w", files[i], err)
+				return fmt.Errorf("eval relevance: %s: %w", picked[i], err)
 			}
 		}
 		doc, err := extract.Extract(body, extract.Options{Format: extract.FormatHTML})
 		if err != nil || strings.TrimSpace(doc.Text) == "" {
-			continue
+			return nil
 		}
 		lang, _ := cl.DetectLanguage(doc)
 		if lang == "und" {
-			continue
+			return nil
 		}
-		docs = append(docs, Doc{Path: filepath.Base(files[i]), Lang: lang, Source: source, Features: classify.RelevanceFeatures(doc), Extra: true, Page: true})
+		got[i] = &Doc{Path: filepath.Base(picked[i]), Lang: lang, Source: source, Features: classify.RelevanceFeatures(doc), Extra: true, Page: true}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var docs []Doc
+	for _, d := range got {
+		if d != nil {
+			docs = append(docs, *d)
+		}
 	}
 	return docs, nil
+}
+
+// parallel runs fn(0..n-1) on GOMAXPROCS goroutines and returns the first
+// error by index; each fn writes only its own slot, so the result does
+// not depend on the schedule.
+func parallel(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

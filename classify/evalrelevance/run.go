@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"sort"
 	"text/tabwriter"
 
@@ -78,21 +77,12 @@ type Report struct {
 // Run loads the posts, scores them with the checked-in weights (in-sample)
 // and with leave-one-source-out refits (cross-source), and prints the table.
 func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
-	docs, err := Load(cfg.Dir, cfg.GoldDir)
+	data, err := LoadData(Inputs{Dir: cfg.Dir, GoldDir: cfg.GoldDir, Pages: cfg.Pages, Lambda: cfg.Lambda})
 	if err != nil {
 		return nil, err
 	}
-	labelled := len(docs)
-	for _, p := range cfg.Pages {
-		neg, err := LoadPages(p, "pages:"+filepath.Base(filepath.Dir(p)))
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, neg...)
-	}
-	if cfg.Lambda == 0 {
-		cfg.Lambda = Lambda
-	}
+	labelled, docs := len(data.Docs), data.All()
+	cfg.Lambda = data.Lambda
 	cl := classify.New(classify.Config{RelevanceThreshold: cfg.Threshold, RelevanceLow: cfg.Low, RelevanceHigh: cfg.High})
 	r := &Report{Docs: docs, Threshold: cl.Threshold()}
 	r.Low, r.High = cl.Band()

@@ -1,0 +1,5 @@
+//go:build !race
+
+package evalrelevance
+
+const raceEnabled = false
