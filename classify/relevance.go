@@ -59,7 +59,9 @@ var relFeatures = []relFeature{
 	{"applied_fix", "an applied fix", "no applied fix"},
 	{"impact", "impact on users", "no impact on users"},
 	{"essay_words", "practice or postmortem-writing essay", "no essay words"},
-	{"lists", "option lists", "few lists"},
+	// lists weigh for a write-up in the fit (timelines, action items), so
+	// the reason names them plainly rather than as a guide's options
+	{"lists", "lists", "few lists"},
 	{"code", "code walk-through", "little code"},
 	{"tech", "systems talk", "not about systems"},
 	{"length", "long post", "short post"},
@@ -586,7 +588,7 @@ func kindOf(neg []int) string {
 		return "not an incident"
 	}
 	switch neg[0] {
-	case rfYou, rfAdvice, rfCond, rfGuideHeads, rfLists:
+	case rfYou, rfAdvice, rfCond, rfGuideHeads:
 		return "guide"
 	case rfVersions, rfVersionHeads:
 		return "release notes"

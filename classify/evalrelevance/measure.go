@@ -2,6 +2,7 @@ package evalrelevance
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -12,21 +13,24 @@ import (
 type Measurement struct {
 	Band      Band
 	In, Cross map[string]Figures // per language and "all", at Band.Low
-	// PerSource is each labelled source's accuracy when held out.
-	PerSource         map[string]float64
-	PageIn, PageCross map[string]float64 // each page set's share judged incidents
+	// PerSource is each labelled source's accuracy when held out, PerSourceLL
+	// its posts' mean log-likelihood (finer: it moves before a post flips).
+	PerSource, PerSourceLL map[string]float64
+	PageIn, PageCross      map[string]float64 // each page set's share judged incidents
 }
 
 // Measure fits and scores d, with feature drop zeroed (-1: none), for
 // ablations and the feature-selection rule (a feature stays when the mean
 // over the held-out sources that did not suggest it goes up).
-func Measure(d *Data, drop int) Measurement {
+func Measure(d *Data, drop ...int) Measurement {
 	dd := *d
-	if drop >= 0 {
-		dd.Docs, dd.Pages = without(d.Docs, drop), without(d.Pages, drop)
+	for _, i := range drop {
+		if i >= 0 {
+			dd.Docs, dd.Pages = without(dd.Docs, i), without(dd.Pages, i)
+		}
 	}
 	t := FitTable(&dd)
-	m := Measurement{Band: t.Band, PerSource: map[string]float64{}}
+	m := Measurement{Band: t.Band, PerSource: map[string]float64{}, PerSourceLL: map[string]float64{}}
 	in := make([]float64, len(dd.Docs))
 	for i, doc := range dd.Docs {
 		in[i] = t.Model.Score(doc.Features, doc.Lang)
@@ -42,20 +46,31 @@ func Measure(d *Data, drop int) Measurement {
 	right, n := map[string]int{}, map[string]int{}
 	for i, doc := range dd.Docs {
 		n[doc.Source]++
+		p := min(max(t.Cross[i], 1e-4), 1-1e-4)
+		if !doc.Label {
+			p = 1 - p
+		}
+		m.PerSourceLL[doc.Source] += math.Log(p)
 		if at(t.Cross[i], t.Band.Low) == doc.Label {
 			right[doc.Source]++
 		}
 	}
 	for s := range n {
 		m.PerSource[s] = ratio(right[s], n[s])
+		m.PerSourceLL[s] /= float64(n[s])
 	}
 	return m
 }
 
 // SourceMean is the mean of PerSource over the sources not in skip.
-func (m Measurement) SourceMean(skip map[string]bool) float64 {
+func (m Measurement) SourceMean(skip map[string]bool) float64 { return meanOver(m.PerSource, skip) }
+
+// SourceLL is the mean of PerSourceLL over the sources not in skip.
+func (m Measurement) SourceLL(skip map[string]bool) float64 { return meanOver(m.PerSourceLL, skip) }
+
+func meanOver(per map[string]float64, skip map[string]bool) float64 {
 	sum, n := 0.0, 0
-	for s, v := range m.PerSource {
+	for s, v := range per {
 		if !skip[s] {
 			sum += v
 			n++
@@ -75,9 +90,9 @@ func (m Measurement) Line(skip map[string]bool) string {
 	for _, l := range []string{"en", "ru", "zh"} {
 		fmt.Fprintf(&b, " %.2f", m.Cross[l].Recall())
 	}
-	fmt.Fprintf(&b, "  src-mean %.3f", m.SourceMean(skip))
+	fmt.Fprintf(&b, "  src-acc %.3f src-ll %.3f", m.SourceMean(skip), m.SourceLL(skip))
 	if len(skip) > 0 {
-		fmt.Fprintf(&b, " (all %.3f)", m.SourceMean(nil))
+		fmt.Fprintf(&b, " (all %.3f %.3f)", m.SourceMean(nil), m.SourceLL(nil))
 	}
 	fmt.Fprintf(&b, "  pages cross/in")
 	for _, s := range pageSets(m.PageCross) {
@@ -97,7 +112,7 @@ func (m Measurement) SourceLine(base map[string]float64) string {
 	var cells []string
 	for _, s := range srcs {
 		if base == nil {
-			cells = append(cells, fmt.Sprintf("%s %.2f", s, m.PerSource[s]))
+			cells = append(cells, fmt.Sprintf("%s %.2f/%.2f", s, m.PerSource[s], m.PerSourceLL[s]))
 		} else if d := m.PerSource[s] - base[s]; d > 0.005 || d < -0.005 {
 			cells = append(cells, fmt.Sprintf("%s %+.2f", s, d))
 		}

@@ -39,8 +39,10 @@ func main() {
 	flag.Float64Var(&in.Lambda, "lambda", evalrelevance.Lambda, "L2 penalty")
 	ablate := flag.Bool("ablate", false, "print cross-source figures leaving each feature out, write nothing")
 	only := flag.String("features", "", "with -ablate: only these features (comma-separated)")
+	add := flag.String("add", "", "with -ablate: candidate features, left out of the base and added one at a time (comma-separated)")
 	except := flag.String("except", "", "with -ablate: sources left out of the per-source mean (comma-separated)")
 	dump := flag.Bool("dump", false, "print every post's features, write nothing")
+	explain := flag.String("explain", "", "print the features and their terms in the fitted score of the posts whose path contains this, write nothing")
 	flag.Func("pages", "a directory of pages that are not incident write-ups (news, articles), every other one a negative; repeatable (default: "+strings.Join(def.Pages, ", ")+")", func(s string) error {
 		in.Pages = append(in.Pages, s)
 		return nil
@@ -49,7 +51,17 @@ func main() {
 	if in.Pages == nil {
 		in.Pages = def.Pages
 	}
-	if err := run(in, *out, *ablate, *dump, split(*only), split(*except)); err != nil {
+	if *explain != "" {
+		if err := explainPosts(in, *explain); err != nil {
+			fmt.Fprintln(os.Stderr, "fitrelevance:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *add != "" {
+		*ablate = true
+	}
+	if err := run(in, *out, *ablate, *dump, split(*only), split(*except), split(*add)); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrelevance:", err)
 		os.Exit(1)
 	}
@@ -62,7 +74,7 @@ func split(s string) []string {
 	return strings.Split(s, ",")
 }
 
-func run(in evalrelevance.Inputs, out string, ablate, dump bool, only, except []string) error {
+func run(in evalrelevance.Inputs, out string, ablate, dump bool, only, except, add []string) error {
 	d, err := evalrelevance.LoadData(in)
 	if err != nil {
 		return err
@@ -78,6 +90,9 @@ func run(in evalrelevance.Inputs, out string, ablate, dump bool, only, except []
 			fmt.Printf("%v\t%s\t%s\t%s\t%s\n", doc.Label, doc.Lang, doc.Source, strings.Join(cells, "\t"), doc.Path)
 		}
 		return nil
+	}
+	if len(add) > 0 {
+		return addition(d, names, add, except)
 	}
 	if ablate {
 		return ablation(d, names, only, except)
@@ -127,4 +142,68 @@ func contains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// addition prints the figures of the base (every feature but the
+// candidates) and of the base with each candidate added alone.
+func addition(d *evalrelevance.Data, names, add, except []string) error {
+	skip := map[string]bool{}
+	for _, s := range except {
+		skip[s] = true
+	}
+	var cand []int
+	for _, a := range add {
+		i := indexOf(names, a)
+		if i < 0 {
+			return fmt.Errorf("no feature %q", a)
+		}
+		cand = append(cand, i)
+	}
+	base := evalrelevance.Measure(d, cand...)
+	fmt.Printf("%-20s %s\n", "base", base.Line(skip))
+	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil))
+	for k, i := range cand {
+		var rest []int
+		for _, j := range cand {
+			if j != i {
+				rest = append(rest, j)
+			}
+		}
+		m := evalrelevance.Measure(d, rest...)
+		fmt.Printf("%-20s %s\n", "+ "+add[k], m.Line(skip))
+		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource))
+	}
+	return nil
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// explainPosts prints each feature's value and term for the posts whose
+// path contains sub, under weights fitted on every post.
+func explainPosts(in evalrelevance.Inputs, sub string) error {
+	d, err := evalrelevance.LoadData(in)
+	if err != nil {
+		return err
+	}
+	names := classify.RelevanceFeatureNames()
+	m := evalrelevance.FitTable(d).Model
+	nm := m.Norms[""]
+	for _, doc := range d.Docs {
+		if !strings.Contains(doc.Path, sub) {
+			continue
+		}
+		fmt.Printf("%s label %v score %.2f\n", doc.Path, doc.Label, m.Score(doc.Features, doc.Lang))
+		for i, n := range names {
+			z := (doc.Features[i] - nm.Mean[i]) / nm.Scale[i]
+			fmt.Printf("  %-18s %6.2f  z %+5.2f  term %+5.2f\n", n, doc.Features[i], z, m.Weights[i]*z)
+		}
+	}
+	return nil
 }
