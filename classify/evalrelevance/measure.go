@@ -19,7 +19,7 @@ type Measurement struct {
 	PageIn, PageCross      map[string]float64 // each page set's share judged incidents
 }
 
-// Measure fits and scores d, with feature drop zeroed (-1: none), for
+// Measure fits and scores d, with the features in drop zeroed, for
 // ablations and the feature-selection rule (a feature stays when the mean
 // over the held-out sources that did not suggest it goes up).
 func Measure(d *Data, drop ...int) Measurement {
