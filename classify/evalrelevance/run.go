@@ -178,15 +178,20 @@ func (r *Report) print(w io.Writer, worst int) {
 	if len(r.Pages) > 0 {
 		in, cr := 0, 0
 		for i := range r.Pages {
-			if math.Round(r.PageIn[i]*100)/100 >= r.Threshold {
+			if at(r.PageIn[i], r.Threshold) {
 				in++
 			}
-			if math.Round(r.PageCross[i]*100)/100 >= r.Threshold {
+			if at(r.PageCross[i], r.Threshold) {
 				cr++
 			}
 		}
 		fmt.Fprintf(w, "\n%d news/article pages (negatives, half of each set): judged incident write-ups %.3f in-sample, %.3f cross-source\n",
 			len(r.Pages), ratio(in, len(r.Pages)), ratio(cr, len(r.Pages)))
+		pin, pcr := PageFP(r.Pages, r.PageIn, r.Threshold), PageFP(r.Pages, r.PageCross, r.Threshold)
+		for _, set := range pageSets(pin) {
+			// the band's page constraint is on each set's cross-source share
+			fmt.Fprintf(w, "  %-14s %.3f in-sample, %.3f cross-source (band constraint: <= %.2f cross-source)\n", set, pin[set], pcr[set], MaxPageFP)
+		}
 	}
 	fmt.Fprintln(w, "\nmisclassified (cross-source score, in-sample score):")
 	for _, l := range langs[:len(langs)-1] {
