@@ -112,6 +112,21 @@ func (c *Chrome) Phone() {
 	c.width = phoneWidth
 }
 
+// obscuredJS focuses each field of the draft form in turn, as Tab would,
+// and names those the sticky action bar then hides entirely (WCAG 2.4.11,
+// focus not obscured: the field starts under the bar, the rest is off
+// screen).
+const obscuredJS = `(() => {
+  const bar = document.querySelector('#edit-form .actions');
+  const out = [];
+  for (const e of document.querySelectorAll('#edit-form input:not([type=hidden]), #edit-form textarea, #edit-form select')) {
+    e.focus();
+    const r = e.getBoundingClientRect(), b = bar.getBoundingClientRect();
+    if (r.top >= b.top - 1 && r.top < b.bottom) out.push((e.id || e.name) + " " + Math.round(r.top) + ".." + Math.round(r.bottom) + " under the bar at " + Math.round(b.top));
+  }
+  return out;
+})()`
+
 // Count is how many elements match sel on the current page.
 func (c *Chrome) Count(sel string) int {
 	c.t.Helper()
@@ -219,6 +234,9 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("root-cause evidence = %q", ev)
 	}
 	shot("draft-desktop")
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](obscuredJS)); err != nil || len(hidden) > 0 {
+		t.Errorf("desktop: fields hidden by the action bar when focused: %v %v", hidden, err)
+	}
 	step("edit and approve", chromedp.SetValue(chromedp.CSS("#f-title"), "TLS certificate expiry broke checkout"),
 		chromedp.SetValue(chromedp.CSS("#f-tags"), "tls, nginx"),
 		chromedp.Click(chromedp.CSS("#approve")), chromedp.WaitVisible(chromedp.CSS("aside.facts")))
@@ -250,6 +268,9 @@ func TestBrowser(t *testing.T) {
 	}
 	shot("case-phone")
 	step("phone draft", chromedp.Navigate(base+"/review/drafts/"+f.drafts["zh"]), chromedp.WaitVisible(chromedp.CSS("#edit-form")))
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](obscuredJS)); err != nil || len(hidden) > 0 {
+		t.Errorf("phone: fields hidden by the action bar when focused: %v %v", hidden, err)
+	}
 	shot("draft-phone")
 	step("phone home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("ol.cases")))
 	shot("home-phone")
