@@ -63,7 +63,7 @@ func textOrganization(title, text string) string {
 			return name
 		}
 	}
-	return ""
+	return teamOrganization(text)
 }
 
 // orgName rejects what the patterns catch but is no organisation: common
@@ -89,4 +89,86 @@ func ruStem(name string) string {
 		rs = rs[:len(rs)-2]
 	}
 	return string(rs)
+}
+
+// A name with the people or the customers it has: "the Acme team", "Acme's
+// engineers", "Acme customers", "команда Acme", "клиенты Acme", "Acme 团队".
+// Latin names only in Russian text, where a Cyrillic name after these words
+// stands in the genitive ("клиенты Лесторга"), and in Chinese, where a run
+// of Han characters has no edge to tell a name from the words before it.
+var teamRes = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:[Tt]he|[Aa]t|[Ff]or|[Oo]f|[Tt]o|[Bb]y|[Ff]rom) ` + orgCapName +
+		` (?:team|teams|engineers|engineering|on-call|customers|users|employees|staff)\b`),
+	regexp.MustCompile(orgCapName + `['’]s (?:team|teams|engineers|engineering|on-call|customers|users|employees|staff|infrastructure|platform)\b`),
+	regexp.MustCompile(`(?:[Кк]оманд(?:а|ы|е|у|ой)|[Ии]нженер(?:ы|ов|ам|ами)|[Кк]лиент(?:ы|ов|ам|ами)|[Сс]отрудник(?:и|ов|ам|ами)|[Пп]ользовател(?:и|ей|ям|ями)) «?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2})»?`),
+	regexp.MustCompile(`([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2}) ?(?:团队|技术团队|工程师|的用户|的客户)`),
+}
+
+// teamWords name a part or kind of an organisation, not one: "the
+// Infrastructure team", "the SRE team", "Internet users".
+var teamWords = map[string]bool{"Infrastructure": true, "Infra": true, "Platform": true, "Security": true, "Core": true,
+	"Data": true, "Ops": true, "DevOps": true, "SRE": true, "Support": true, "Engineering": true, "Product": true,
+	"Release": true, "Web": true, "Mobile": true, "Backend": true, "Frontend": true, "Database": true, "Network": true,
+	"Networking": true, "Billing": true, "Payments": true, "Compiler": true, "Operations": true, "Internet": true,
+	"Customer": true, "Cross": true, "Every": true, "No": true, "Supporting": true, "Your": true, "Their": true,
+	"My": true, "Affected": true, "Impacted": true, "Other": true, "Several": true, "New": true, "Existing": true,
+	"Few": true, "End": true, "Enterprise": true, "Free": true, "Paid": true, "Premium": true, "API": true, "QA": true,
+	"IT": true, "On-call": true, "Incident": true, "Response": true, "Service": true, "Services": true, "Storage": true,
+	"Dev": true, "Test": true, "Team": true, "Executive": true, "Leadership": true, "Management": true, "Legal": true}
+
+// teamOrganization returns a name the text gives people or customers to
+// and names at least twice, that is neither a technology nor a part of an
+// organisation, or "".
+func teamOrganization(text string) string {
+	for i, re := range teamRes {
+		for _, m := range teamMatches(re, teamAnchors[i], text) {
+			name := strings.TrimRight(m[1], ".-")
+			first := strings.Fields(name)[0]
+			if teamWords[first] || !orgName(name) || strings.Count(text, name) < 2 {
+				continue
+			}
+			if _, tech := casebook.NormalizeTag(first); tech {
+				continue
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// teamAnchors are the words around which each pattern of teamRes is tried,
+// on a window of teamWindow bytes before the word (a regexp over the whole
+// text costs milliseconds).
+var teamAnchors = [][]string{
+	{" team", " engineer", " on-call", " customer", " user", " employee", " staff"},
+	{"'s ", "’s "},
+	{"оманд", "нженер", "лиент", "отрудник", "ользовател"},
+	{"团队", "工程师", "的用户", "的客户"},
+}
+
+const teamWindow = 96
+
+// teamMatches runs re on the windows of text that end shortly after an
+// anchor, at most 8 matches.
+func teamMatches(re *regexp.Regexp, anchors []string, text string) [][]string {
+	var out [][]string
+	for _, a := range anchors {
+		for from := 0; len(out) < 8; {
+			i := strings.Index(text[from:], a)
+			if i < 0 {
+				break
+			}
+			i += from
+			lo, hi := max(0, i-teamWindow), min(len(text), i+len(a)+24)
+			for lo > 0 && !utf8.RuneStart(text[lo]) {
+				lo--
+			}
+			for hi < len(text) && !utf8.RuneStart(text[hi]) {
+				hi++
+			}
+			out = append(out, re.FindAllStringSubmatch(text[lo:hi], 2)...)
+			from = i + len(a)
+		}
+	}
+	return out
 }

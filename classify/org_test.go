@@ -1,6 +1,10 @@
 package classify
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestTextOrganization(t *testing.T) {
 	tests := []struct{ name, title, text, want string }{
@@ -18,6 +22,27 @@ func TestTextOrganization(t *testing.T) {
 	for _, tt := range tests {
 		if got := textOrganization(tt.title, tt.text); got != tt.want {
 			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestTeamOrganization: a name the text gives people or customers to, and
+// names twice, is who had the incident (made-up posts in testdata/orgs); a
+// part of an organisation, a technology or a name said once is not.
+func TestTeamOrganization(t *testing.T) {
+	for _, tt := range []struct{ file, want string }{
+		{"en_team.txt", "Lantern Freight"},
+		{"ru_team.txt", "Lantern Freight"},
+		{"zh_team.txt", "Lantern Freight"},
+		{"en_team_parts.txt", ""},
+		{"en_team_once.txt", ""},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "orgs", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textOrganization("", string(raw)); got != tt.want {
+			t.Errorf("%s: textOrganization = %q, want %q", tt.file, got, tt.want)
 		}
 	}
 }
