@@ -161,6 +161,22 @@ var TagAliases = map[string][]string{
 	"ovh": {"=OVH"}, "fastly": {}, "akamai": {}, "vercel": {}, "netlify": {}, "heroku": {},
 	"sentry": {"=Sentry"}, "new-relic": {"new relic", "newrelic"}, "splunk": {}, "nagios": {}, "zabbix": {"заббикс"},
 	"alertmanager": {}, "opsgenie": {},
+	// more of the same general vocabulary: frameworks and servers, storage
+	// and hosts, mail and messaging, managed services (added from general
+	// knowledge of what posts name, no gold post in view)
+	"deno": {}, "php-fpm": {"php fpm"}, "vue": {"vue.js", "vuejs"}, "angular": {"angularjs"}, "webpack": {},
+	"graphql": {}, "httpd": {"apache httpd", "apache2"}, "ingress-nginx": {"nginx ingress", "nginx-ingress"},
+	"kustomize": {}, "metallb": {}, "debezium": {}, "kafka-connect": {"kafka connect"}, "zeromq": {"zmq"},
+	"mqtt": {}, "ssh": {"=SSH", "openssh"}, "nfs": {"=NFS"}, "smtp": {"=SMTP"},
+	"imap": {"=IMAP"}, "twilio": {}, "sendgrid": {}, "mailgun": {}, "keepalived": {}, "corosync": {}, "drbd": {},
+	"nvme": {"=NVMe"}, "hyper-v": {"hyperv"}, "android": {}, "ios": {"=iOS"}, "bitbucket": {},
+	"efs": {"amazon efs", "=EFS"}, "kms": {"aws kms", "=KMS"}, "gce": {"compute engine", "google compute engine"},
+	"cloud-sql": {"cloud sql"}, "spanner": {"cloud spanner"}, "cosmosdb": {"cosmos db", "azure cosmos db"},
+	"memorystore": {}, "app-engine": {"app engine", "google app engine"}, "cloud-functions": {"google cloud functions"},
+	"azure-functions": {"azure functions"}, "step-functions": {"step functions", "aws step functions"},
+	"eventbridge": {}, "msk": {"amazon msk"}, "redshift": {}, "sagemaker": {}, "linode": {}, "fly-io": {"fly.io"},
+	"supabase": {}, "firebase": {}, "planetscale": {}, "yugabytedb": {"yugabyte"}, "pgpool": {"pgpool-ii"},
+	"redis-sentinel": {"redis sentinel"},
 	// domains
 	"ethereum": {"эфириум"}, "bitcoin": {"биткоин", "比特币"},
 	"blockchain": {"блокчейн", "区块链"},

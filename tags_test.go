@@ -22,6 +22,10 @@ func TestNormalizeTag(t *testing.T) {
 		{"#Redis", "redis", true},
 		{"Cloud_Init", "cloud-init", true},
 		{"Go", "go", true},
+		{"Cloud SQL", "cloud-sql", true},
+		{"nginx ingress", "ingress-nginx", true},
+		{"Apache HTTPD", "httpd", true},
+		{"Fly.io", "fly-io", true},
 		{"frobnicator", "", false},
 		{"", "", false},
 	}

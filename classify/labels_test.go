@@ -54,18 +54,23 @@ func TestCategoryFixtures(t *testing.T) {
 	}
 }
 
-// TestTagsInPassing: a diagnostic tool the story only runs (curl) is no
+// TestTagsInPassing: a diagnostic tool the story only runs (curl, ssh) is no
 // tag of the incident unless the title, the cause or the front matter
 // names it; the server the cause runs through is.
 func TestTagsInPassing(t *testing.T) {
-	for _, file := range []string{"en_curl_in_passing.md", "zh_curl_in_passing.md"} {
+	for _, tc := range []struct{ file, want, not string }{
+		{"en_curl_in_passing.md", "nginx", "curl"},
+		{"zh_curl_in_passing.md", "nginx", "curl"},
+		{"en_ssh_in_passing.md", "consul", "ssh"},
+	} {
+		file := tc.file
 		raw, err := os.ReadFile(filepath.Join("testdata", "labels", file))
 		if err != nil {
 			t.Fatal(err)
 		}
 		tags := classifyMarkdown(t, string(raw)).Tags
-		if !slices.Contains(tags, "nginx") || slices.Contains(tags, "curl") {
-			t.Errorf("%s: tags = %v, want nginx and no curl", file, tags)
+		if !slices.Contains(tags, tc.want) || slices.Contains(tags, tc.not) {
+			t.Errorf("%s: tags = %v, want %s and no %s", file, tags, tc.want, tc.not)
 		}
 	}
 }

@@ -153,7 +153,7 @@ func isASCIIWord(c byte) bool {
 
 // broadTags are mentioned in passing by most posts; they count only when
 // the title, the cause or the front matter names them, or they recur a lot.
-var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "iam", "perf", "jira", "confluence", "cron", "chrome", "curl"}
+var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "iam", "perf", "jira", "confluence", "cron", "chrome", "curl", "ssh"}
 
 const broadMinCount = 6
 
