@@ -338,3 +338,27 @@ func TestQueueTabs(t *testing.T) {
 		t.Errorf("empty flagged lane:\n%.2500s", page)
 	}
 }
+
+// TestSkippedListWebPages: past one page the list links the next page and,
+// from there, back to the newest, both keeping the source filter.
+func TestSkippedListWebPages(t *testing.T) {
+	f := newFixture(t, Config{})
+	ids := seedSkipped(t, f.store, "blog-p", queuePageSize+1)
+	seedSkipped(t, f.store, "blog-q", 1)
+	c := browser(t)
+	login(t, c, f.srv.URL, f.revTok)
+	_, page := get(t, c, f.srv.URL+"/review/skipped?source=blog-p")
+	m := regexp.MustCompile(`<a class="more" href="(/review/skipped\?[^"]+)"`).FindStringSubmatch(page)
+	if m == nil || strings.Contains(page, `class="newest"`) || strings.Contains(page, `id="`+ids[0]+`"`) {
+		t.Fatalf("first page: no More link, a Newest link, or the oldest post already\n%.3000s", page)
+	}
+	next := html.UnescapeString(m[1])
+	if !strings.Contains(next, "source=blog-p") {
+		t.Errorf("More link %s drops the source", next)
+	}
+	_, page = get(t, c, f.srv.URL+next)
+	if !strings.Contains(page, `id="`+ids[0]+`"`) || strings.Count(page, `class="draft-skipped"`) != 1 ||
+		!strings.Contains(page, `<a class="newest" href="/review/skipped?source=blog-p">`) || strings.Contains(page, `class="more"`) {
+		t.Errorf("second page: want the oldest post alone and a Newest link\n%.3000s", page)
+	}
+}
