@@ -5,8 +5,8 @@ package classify
 // DefaultThreshold is the decision threshold (is_postmortem); DefaultLow and DefaultHigh
 // bound the uncertain band, chosen from the leave-one-source-out scores of
 // 517 posts and pages (evalrelevance.ChooseBand): incident posts kept 0.93,
-// flagged share of drafts 0.13, worst page set judged incidents 0.050.
-// recall constraint not met: 0.93 of incident posts kept (0.95 at 0.15, where pages reach 0.231).
+// flagged share of drafts 0.14, worst page set judged incidents 0.043.
+// recall constraint not met: 0.93 of incident posts kept (0.95 at 0.15, where pages reach 0.217).
 const (
 	DefaultThreshold = 0.35
 	DefaultLow       = 0.35
@@ -14,35 +14,34 @@ const (
 )
 
 var fittedRelevance = RelevanceModel{
-	Bias: -1.6534,
+	Bias: -1.6681,
 	Weights: []float64{
-		-0.1371, // we_past
-		0.0353,  // second_person
-		-0.3020, // advice
-		-0.5099, // cond_failure
-		0.1927,  // failure_past
-		0.2044,  // past_tense
-		0.3215,  // clock_times
-		0.1659,  // dates
-		0.0061,  // versions
-		-0.2165, // version_headings
-		-0.1717, // guide_headings
-		0.4618,  // incident_headings
-		0.5036,  // title_failure
-		0.2491,  // failure_words
-		0.3804,  // found_cause
-		0.3445,  // applied_fix
-		0.0746,  // impact
-		-0.2006, // essay_words
-		0.2838,  // lists
-		-0.0451, // code
-		0.6042,  // tech
-		0.1177,  // length
+		-0.1309, // we_past
+		0.0377,  // second_person
+		-0.3038, // advice
+		-0.5102, // cond_failure
+		0.1963,  // failure_past
+		0.2182,  // past_tense
+		0.3224,  // clock_times
+		0.1710,  // dates
+		-0.0014, // versions
+		-0.2172, // version_headings
+		-0.1787, // guide_headings
+		0.4586,  // incident_headings
+		0.5034,  // title_failure
+		0.2511,  // failure_words
+		0.3757,  // found_cause
+		0.3426,  // applied_fix
+		0.0804,  // impact
+		-0.1942, // essay_words
+		0.2818,  // lists
+		0.5990,  // tech
+		0.1186,  // length
 	},
 	Norms: map[string]RelevanceNorm{
 		"": {
-			Mean:  []float64{0.0665, 0.0384, 0.1083, 0.0036, 0.0334, 0.4417, 0.1159, 0.4487, 0.0453, 0.0074, 0.1983, 0.1914, 0.1044, 0.4032, 0.0313, 0.0072, 0.0228, 0.0786, 0.0909, 0.0459, 0.7302, 1.2861},
-			Scale: []float64{0.1017, 0.0837, 0.1232, 0.0147, 0.0724, 0.2546, 0.3784, 0.6356, 0.1899, 0.0571, 0.4677, 0.4893, 0.3058, 0.5782, 0.0676, 0.0267, 0.0485, 0.2159, 0.1875, 0.1344, 0.8092, 0.6224},
+			Mean:  []float64{0.0665, 0.0384, 0.1083, 0.0036, 0.0334, 0.4417, 0.1159, 0.4487, 0.0453, 0.0074, 0.1983, 0.1914, 0.1044, 0.4032, 0.0313, 0.0072, 0.0228, 0.0786, 0.0909, 0.7302, 1.2861},
+			Scale: []float64{0.1017, 0.0837, 0.1232, 0.0147, 0.0724, 0.2546, 0.3784, 0.6356, 0.1899, 0.0571, 0.4677, 0.4893, 0.3058, 0.5782, 0.0676, 0.0267, 0.0485, 0.2159, 0.1875, 0.8092, 0.6224},
 		},
 	},
 }

@@ -102,8 +102,9 @@ func (m Measurement) Line(skip map[string]bool) string {
 	return b.String()
 }
 
-// SourceLine lists each source's accuracy, or its change from base.
-func (m Measurement) SourceLine(base map[string]float64) string {
+// SourceLine lists each source's accuracy and log-likelihood, or their
+// changes from base and baseLL.
+func (m Measurement) SourceLine(base, baseLL map[string]float64) string {
 	var srcs []string
 	for s := range m.PerSource {
 		srcs = append(srcs, s)
@@ -115,6 +116,11 @@ func (m Measurement) SourceLine(base map[string]float64) string {
 			cells = append(cells, fmt.Sprintf("%s %.2f/%.2f", s, m.PerSource[s], m.PerSourceLL[s]))
 		} else if d := m.PerSource[s] - base[s]; d > 0.005 || d < -0.005 {
 			cells = append(cells, fmt.Sprintf("%s %+.2f", s, d))
+		}
+		if baseLL != nil {
+			if d := m.PerSourceLL[s] - baseLL[s]; d > 0.02 || d < -0.02 {
+				cells = append(cells, fmt.Sprintf("%s ll%+.2f", s, d))
+			}
 		}
 	}
 	return strings.Join(cells, " ")

@@ -123,14 +123,14 @@ func ablation(d *evalrelevance.Data, names, only, except []string) error {
 	}
 	base := evalrelevance.Measure(d, -1)
 	fmt.Printf("%-20s %s\n", "all features", base.Line(skip))
-	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil))
+	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil, nil))
 	for i, n := range names {
 		if len(only) > 0 && !contains(only, n) {
 			continue
 		}
 		m := evalrelevance.Measure(d, i)
 		fmt.Printf("%-20s %s\n", "- "+n, m.Line(skip))
-		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource))
+		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource, base.PerSourceLL))
 	}
 	return nil
 }
@@ -161,7 +161,7 @@ func addition(d *evalrelevance.Data, names, add, except []string) error {
 	}
 	base := evalrelevance.Measure(d, cand...)
 	fmt.Printf("%-20s %s\n", "base", base.Line(skip))
-	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil))
+	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil, nil))
 	for k, i := range cand {
 		var rest []int
 		for _, j := range cand {
@@ -171,7 +171,7 @@ func addition(d *evalrelevance.Data, names, add, except []string) error {
 		}
 		m := evalrelevance.Measure(d, rest...)
 		fmt.Printf("%-20s %s\n", "+ "+add[k], m.Line(skip))
-		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource))
+		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource, base.PerSourceLL))
 	}
 	return nil
 }
