@@ -164,6 +164,8 @@ func analyse(doc *extract.Document) *analysis {
 	}
 	var prose strings.Builder
 	blockIdx := 0
+	// only HTML loses line breaks that ended a sentence (see splitSentencesIn)
+	hanBreaks := doc.Format != extract.FormatMarkdown && doc.Format != extract.FormatText
 	for si, sec := range doc.Sections {
 		blocks := sec.Blocks
 		if sentenceHeading(sec) {
@@ -224,7 +226,7 @@ func analyse(doc *extract.Document) *analysis {
 			if kind == fTimeline || b.Kind == extract.Table {
 				off += timestampPrefix(text[off:])
 			}
-			for _, sp := range splitSentences(text[off:]) {
+			for _, sp := range splitSentencesIn(text[off:], hanBreaks) {
 				s, e := sp.start+off, sp.end+off
 				t := text[s:e]
 				if len(strings.TrimSpace(t)) < 3 {

@@ -521,3 +521,51 @@ func endsWord(s string, end int, w string) bool {
 	nx, _ := utf8.DecodeRuneInString(s[end:])
 	return !isWordRune(nx) && nx != '-'
 }
+
+// A list item that opens with an infinitive (ru "Добавить алерт",
+// "Настроить мониторинг") or a bare imperative (en "Add an alert") is
+// written as a plan: that is how follow-up lists read. It is a field-model
+// feature (plan_item), not a hand cue: as a cue it raised the source that
+// suggested it and lowered two others.
+
+// planVerbsEN are the imperatives English follow-up lists open with.
+var planVerbsEN = map[string]bool{
+	"add": true, "create": true, "implement": true, "document": true, "investigate": true, "update": true,
+	"automate": true, "review": true, "monitor": true, "ensure": true, "improve": true, "introduce": true,
+	"enable": true, "write": true, "teach": true, "configure": true, "define": true, "audit": true,
+	"track": true, "set": true, "establish": true, "evaluate": true, "consider": true, "explore": true,
+}
+
+// nounsInT are common Russian nouns (and words) that end like an
+// infinitive; -ость/-ность nouns are told by their ending.
+var nounsInT = map[string]bool{
+	"часть": true, "сеть": true, "память": true, "путь": true, "суть": true, "треть": true, "нить": true,
+	"опять": true, "пять": true, "десять": true, "печать": true, "власть": true, "смерть": true, "честь": true,
+	"есть": true, "знать": true,
+}
+
+// leadsWithPlanVerb reports whether low (a lower-cased list item) opens
+// with a Russian infinitive or an English imperative of planVerbsEN.
+func leadsWithPlanVerb(low string) bool {
+	low = strings.TrimLeft(low, " \t-*•[]✅❌🔲☐0123456789.)")
+	end := 0
+	for end < len(low) {
+		r, n := utf8.DecodeRuneInString(low[end:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		end += n
+	}
+	w := low[:end]
+	if w == "" || isQuestion(low) {
+		return false
+	}
+	r0, _ := utf8.DecodeRuneInString(w)
+	if unicode.Is(unicode.Cyrillic, r0) {
+		if nounsInT[w] || strings.HasSuffix(w, "ость") || utf8.RuneCountInString(w) < 5 {
+			return false
+		}
+		return strings.HasSuffix(w, "ть") || strings.HasSuffix(w, "ться") || strings.HasSuffix(w, "чь")
+	}
+	return planVerbsEN[w] && end < len(low) && low[end] == ' '
+}

@@ -163,7 +163,7 @@ var featureNames = func() []string {
 		"advice", "question", "lead_in", "hypothetical", "observed",
 		"list_item", "table_row", "quote", "block_first", "block_last", "block_single",
 		"future", "past", "person", "digits", "short", "long",
-		"lang:en", "lang:ru", "lang:zh", "no_field_headings")
+		"lang:en", "lang:ru", "lang:zh", "no_field_headings", "plan_item")
 	return n
 }()
 
@@ -274,6 +274,7 @@ func (a *analysis) features(lang string, fn func(i int, x []float64)) {
 		set("long", len(u.text) > 250)
 		set("lang:"+lang, lang == "en" || lang == "ru" || lang == "zh")
 		set("no_field_headings", noHeads)
+		set("plan_item", u.bkind == extract.ListItem && first && leadsWithPlanVerb(u.low))
 		fn(i, x)
 	}
 }

@@ -22,7 +22,14 @@ var abbreviations = map[string]bool{
 // after 。！？ always, at a space between Han characters; after . ! ? … when followed by white space and not
 // ending an abbreviation, a decimal or a dotted name. Trailing spaces are
 // not part of a sentence.
-func splitSentences(text string) []span {
+func splitSentences(text string) []span { return splitSentencesIn(text, true) }
+
+// splitSentencesIn is splitSentences; hanBreaks says whether a space
+// between two Han characters ends a sentence. In HTML it is a <br> the page
+// lost; in Markdown and plain text it is a line the author wrapped inside a
+// sentence ("token 开\n始时间过早"), and cutting there leaves two halves
+// that neither read nor score as the sentence they are.
+func splitSentencesIn(text string, hanBreaks bool) []span {
 	var out []span
 	start := 0
 	emit := func(end int) {
@@ -45,7 +52,7 @@ func splitSentences(text string) []span {
 		case ' ':
 			// Chinese is written without spaces: a space between two Han
 			// characters is a line break the page lost (<br>), so a boundary
-			if i > start {
+			if hanBreaks && i > start {
 				p, _ := utf8.DecodeLastRuneInString(text[:i])
 				nx, _ := utf8.DecodeRuneInString(text[next:])
 				if isHanRune(p) && isHanRune(nx) {
