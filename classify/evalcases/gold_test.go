@@ -56,7 +56,9 @@ func TestGoldSet(t *testing.T) {
 	// relevance 0.95/0.73/0.88, root cause 0.89/0.44/0.62; with the field
 	// model, and four source-specific rules removed, text F1 0.61/0.42/0.53,
 	// 0.54 in zh with the model's veto at p 0.15 (in-sample 0.61/0.42/0.56) and empty kept 0.91/0.91/0.96 (in-sample
-	// 0.91/0.91/1.00). The floors leave room for
+	// 0.91/0.91/1.00). With Markdown-wrapped Chinese sentences kept whole
+	// and the plan_item feature: text F1 0.609/0.420/0.538 (in-sample
+	// 0.609/0.423/0.555), empty kept 0.91/0.91/1.00. The floors leave room for
 	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
 		what  string
@@ -75,8 +77,8 @@ func TestGoldSet(t *testing.T) {
 		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.66, "ru": 0.77, "zh": 0.69}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.58, "ru": 0.39, "zh": 0.51}},
-		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.88}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.59, "ru": 0.40, "zh": 0.52}},
+		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.95}},
 	}
 	for _, f := range floors {
 		for lang, min := range f.floor {
