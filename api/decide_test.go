@@ -109,3 +109,36 @@ func TestDecisionKeepsLane(t *testing.T) {
 		}
 	}
 }
+
+// TestFormAfterSessionEnded: a review form sent once the session is gone
+// (expired, or logged out in another tab) answers the login form, which
+// returns to the form's page, instead of a bare 401 page.
+func TestFormAfterSessionEnded(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.seedDrafts()
+	seedSkipped(t, f.store, "blog-e", 1)
+	c := browser(t)
+	for _, tc := range []struct{ path, next string }{
+		{"/review/drafts/" + f.drafts["cert"] + "/reject", "/review/drafts/" + f.drafts["cert"]},
+		{"/review/drafts/" + f.drafts["cert"], "/review/drafts/" + f.drafts["cert"]},
+		{"/review/skipped/sub-00000001/draft", "/review/skipped"},
+		{"/review/tokens", "/review/tokens"},
+	} {
+		resp, page := post(t, c, f.srv.URL+tc.path, url.Values{"csrf": {"x"}, "reason": {"typed"}})
+		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(page, `id="token"`) || !strings.Contains(page, "Your session has ended") ||
+			!strings.Contains(page, `name="next" value="`+tc.next+`"`) {
+			t.Errorf("POST %s: %d, want 401 with the login form going on to %s\n%.1500s", tc.path, resp.StatusCode, tc.next, page)
+		}
+	}
+	// Logging in from that form goes back to the page.
+	_, page := post(t, c, f.srv.URL+"/review/drafts/"+f.drafts["cert"]+"/reject", url.Values{"csrf": {"x"}})
+	resp, _ := post(t, c, f.srv.URL+"/login", url.Values{"csrf": {csrfOf(t, page)}, "token": {f.revTok}, "next": {"/review/drafts/" + f.drafts["cert"]}})
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != "/review/drafts/"+f.drafts["cert"] {
+		t.Errorf("login: %d to %q", resp.StatusCode, loc)
+	}
+	// Logging out without a session is done already.
+	c2 := browser(t)
+	if resp, _ := post(t, c2, f.srv.URL+"/logout", url.Values{"csrf": {"x"}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Errorf("logout without a session: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}

@@ -235,7 +235,14 @@ func (s *Server) reviewPage(next func(http.ResponseWriter, *http.Request, sinks.
 				http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 				return
 			}
-			s.pageError(w, r, http.StatusUnauthorized, "log in with a reviewer token first")
+			if r.URL.Path == "/logout" {
+				http.Redirect(w, r, "/", http.StatusSeeOther) // logged out already
+				return
+			}
+			// A form sent after the session ended (expired, or logged out
+			// in another tab): the login form, returning to the form's page.
+			s.loginPage(w, r, http.StatusUnauthorized, formPage(r.URL.Path),
+				"Your session has ended, so the form was not sent: log in again, then send it again.")
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -316,10 +323,30 @@ func safeNext(next string) string {
 }
 
 func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
+	s.loginPage(w, r, http.StatusOK, r.URL.Query().Get("next"), "")
+}
+
+// loginPage renders the login form, going on to next once logged in.
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, next, errMsg string) {
 	// Login CSRF: a double-submit token, as there is no session yet.
 	tok := newCSRF()
 	http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
-	s.render(w, r, "login", http.StatusOK, view{Title: "Log in", CSRF: tok, Data: safeNext(r.URL.Query().Get("next"))})
+	s.render(w, r, "login", status, view{Title: "Log in", CSRF: tok, Error: errMsg, Data: safeNext(next)})
+}
+
+// formPage is the page a review form posted to path is on: a draft's
+// for its edit, reject and merge, the list's for "draft it" and tokens.
+func formPage(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/review/drafts/"):
+		id, _, _ := strings.Cut(strings.TrimPrefix(path, "/review/drafts/"), "/")
+		return "/review/drafts/" + id
+	case strings.HasPrefix(path, "/review/skipped/"):
+		return "/review/skipped"
+	case strings.HasPrefix(path, "/review/tokens"):
+		return "/review/tokens"
+	}
+	return "/review"
 }
 
 func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
@@ -340,9 +367,7 @@ func (s *Server) doLogin(w http.ResponseWriter, r *http.Request) {
 		s.authFailed(r)
 	}
 	if err != nil {
-		tok := newCSRF()
-		http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 3600})
-		s.render(w, r, "login", http.StatusUnauthorized, view{Title: "Log in", CSRF: tok, Error: "That token is not valid or was revoked.", Data: next})
+		s.loginPage(w, r, http.StatusUnauthorized, next, "That token is not valid or was revoked.")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
