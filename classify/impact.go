@@ -21,9 +21,9 @@ var durationLabels = []struct {
 		"time to repair", "time to mitigate", "time to mitigation", "time to restore", "ttr", "mttr",
 		"время восстановления", "время устранения", "время решения", "время до восстановления",
 		"восстановили через", "恢复时间", "恢复耗时", "修复耗时", "修复时间", "处理时长", "解决耗时")},
-	{"duration", cues("duration", "outage lasting", "outage lasted", "an outage of", "lasted for", "lasted",
+	{"duration", cues("duration", "downtime", "total downtime", "outage lasting", "outage lasted", "an outage of", "lasted for", "lasted",
 		"lasting", "for a total of", "длительность", "продолжительность", "длился", "длилась", "длилось",
-		"продолжался", "продолжалась", "продолжалось", "持续了", "持续", "时长", "历时", "共计")},
+		"продолжался", "продолжалась", "продолжалось", "время простоя", "持续了", "持续", "时长", "历时", "共计", "停机时间", "宕机时间", "中断时间")},
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,6 +82,17 @@ func TestTriggerInflected(t *testing.T) {
 	for _, text := range []string{"во время плановых работ на маршрутизаторах пропала связь", "сеть упала после плановых работ"} {
 		if got := triggerCounts(text, true)["maintenance"]; got != 1 {
 			t.Errorf("triggerCounts(%q)[maintenance] = %d, want 1", text, got)
+		}
+	}
+}
+
+// TestDowntimeLabel: a stated downtime is the incident's duration, in each
+// language ("Downtime: ~14 minutes", "Время простоя — 14 минут", "停机时间：14 分钟").
+func TestDowntimeLabel(t *testing.T) {
+	for _, text := range []string{"Downtime of the bot: ~14 minutes (15:49 - 16:03)", "Время простоя — 14 минут", "停机时间：14 分钟"} {
+		iso, _, ok := labelledDuration(text, strings.ToLower(text), durationLabels[2].labels)
+		if !ok || iso != "PT14M" {
+			t.Errorf("labelledDuration(%q) = %q, %v; want PT14M", text, iso, ok)
 		}
 	}
 }
