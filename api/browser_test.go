@@ -227,6 +227,12 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("queue = %q", q)
 	}
 	shot("queue-desktop")
+	// The flagged tab (its page alone has data-lane) lists the draft the
+	// gate was unsure of, with the signals that decided it.
+	step("flagged tab", chromedp.Click(chromedp.CSS("#tab-flagged")), chromedp.WaitVisible(chromedp.CSS(`table#drafts[data-lane="flagged"]`)))
+	if got := text("#drafts .relevance-reason"); got != "guide: second person, no dated event" || br.Count("#drafts tbody a.draft-link") != 1 {
+		t.Fatalf("flagged lane: reason %q, %d drafts", got, br.Count("#drafts tbody a.draft-link"))
+	}
 
 	// Open a draft: the source text has the evidence highlighted.
 	step("draft", chromedp.Navigate(base+"/review/drafts/"+f.drafts["cert"]), chromedp.WaitVisible(chromedp.CSS("#source-text mark.f-root_cause")))
