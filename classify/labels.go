@@ -82,7 +82,7 @@ var triggerCues = map[string]cueSet{
 	"config-change": cues("config change", "configuration change", "changed the", "renamed", "rename", "setting was changed",
 		"modified", "изменени", "переименова", "修改", "变更", "改为"),
 	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped",
-		"обновл", "обнови", "миграц", "升级", "迁移", "更新"),
+		"обновл", "обнови", "миграц", "升级", "迁移", "版本更新", "更新版本", "更新了版本", "系统更新", "内核更新", "更新内核"),
 	"maintenance": cues("maintenance", "planned work", "copy", "cloned", "snapshot", "housekeeping",
 		"обслуживан", "плановые работы", "плановых работ", "плановых работах", "维护", "复制", "快照"),
 	"traffic-surge": cues("traffic spike", "surge", "spike in traffic", "load spike", "flash crowd", "elevated load",

@@ -96,3 +96,21 @@ func TestDowntimeLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestZhUpdateIsNoUpgrade: 更新 alone is any update (of an object, a cache,
+// a status), not a version upgrade; a version or a kernel updated is one.
+func TestZhUpdateIsNoUpgrade(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"kubelet 收到事件后会更新 pod 对象的状态", 0},
+		{"当 pod 状态更新之后，会触发下一次同步", 0},
+		{"内核更新后节点反复重启", 1},
+		{"集群升级后网关超时", 1},
+	} {
+		if got := triggerCounts(tc.text, false)["upgrade"]; got != tc.want {
+			t.Errorf("triggerCounts(%q)[upgrade] = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}

@@ -25,8 +25,8 @@ func TestTriggerCountsGated(t *testing.T) {
 		{"описание деплоя лежит в репозитории", "deploy", 0},
 		{"升级内核后磁盘无法挂载", "upgrade", 1},
 		{"在升级集群的过程中网关超时", "upgrade", 1},
-		{"因为这里没有更新配置文件", "upgrade", 0},
-		{"文档更新频率很低", "upgrade", 0},
+		{"因为这里没有升级配置中心", "upgrade", 0},
+		{"文档里的升级说明很少", "upgrade", 0},
 	}
 	for _, tc := range cases {
 		if got := triggerCounts(tc.text, true)[tc.kind]; got != tc.want {
