@@ -180,11 +180,19 @@ func parseQuery(q string) queryPlan {
 		}
 	}
 	items := splitQuery(q)
+	// Each word's terms, read once: the alias runs below ask for them again.
+	termsOf := make([][]string, len(items))
+	for i, it := range items {
+		if !it.phrase {
+			termsOf[i] = Tokens(it.text, false)
+		}
+	}
 	for i := 0; i < len(items); i++ {
 		it := items[i]
 		if it.phrase {
 			terms := Tokens(it.text, false)
-			slug := aliasOfWords(strings.Fields(it.text))
+			words := strings.Fields(it.text)
+			slug := aliasOfWords(words, tokensEach(words))
 			switch {
 			case len(terms) == 0:
 			case it.neg:
@@ -201,7 +209,7 @@ func parseQuery(q string) queryPlan {
 			continue
 		}
 		if it.neg {
-			terms := Tokens(it.text, false)
+			terms := termsOf[i]
 			if len(terms) > 0 {
 				p.not = append(p.not, terms)
 			}
@@ -226,22 +234,26 @@ func parseQuery(q string) queryPlan {
 			if len(run) != j-i {
 				continue
 			}
-			if s := aliasOfWords(run); s != "" {
+			if s := aliasOfWords(run, termsOf[i:j]); s != "" {
 				n, slug = j-i, s
 				break
 			}
 		}
 		if n == 1 && slug == "" {
-			if slug = aliasOfWords([]string{it.text}); slug == "" {
+			if slug = aliasOfWords([]string{it.text}, termsOf[i:i+1]); slug == "" {
 				// A word without spaces may hold a Han-script alias.
+				if strings.IndexFunc(it.text, isHanRune) < 0 {
+					addTerms(termsOf[i], "")
+					continue
+				}
 				for _, part := range hanParts(it.text) {
 					addTerms(Tokens(part.text, false), part.slug)
 				}
 				continue
 			}
 		}
-		for _, w := range items[i : i+n] {
-			addTerms(Tokens(w.text, false), slug)
+		for k := i; k < i+n; k++ {
+			addTerms(termsOf[k], slug)
 		}
 		i += n - 1
 	}

@@ -59,19 +59,28 @@ func tagAliases() *aliasIndex {
 }
 
 // aliasOfWords is the tag the words name together, as written or by
-// their terms; "" for none.
-func aliasOfWords(words []string) string {
+// their terms (wordTerms[i] is words[i]'s); "" for none.
+func aliasOfWords(words []string, wordTerms [][]string) string {
 	if slug, ok := casebook.NormalizeTag(strings.Join(words, " ")); ok {
 		return slug
 	}
 	var terms []string
-	for _, w := range words {
-		terms = append(terms, Tokens(w, false)...)
+	for _, ts := range wordTerms {
+		terms = append(terms, ts...)
 	}
 	if len(terms) < 2 {
 		return ""
 	}
 	return tagAliases().byTerms[strings.Join(terms, " ")]
+}
+
+// tokensEach is Tokens of each word.
+func tokensEach(words []string) [][]string {
+	out := make([][]string, len(words))
+	for i, w := range words {
+		out[i] = Tokens(w, false)
+	}
+	return out
 }
 
 // wordPart is a piece of a query word and the tag it names ("" for none).
