@@ -470,7 +470,7 @@ func (m *RelevanceModel) Score(x []float64, lang string) float64 {
 	}
 	p := 1 / (1 + math.Exp(-z))
 	if offTopic(x) {
-		p = min(p, offTopicScore)
+		p = min(p, OffTopicScore)
 	}
 	return p
 }
@@ -481,15 +481,19 @@ func (m *RelevanceModel) Score(x []float64, lang string) float64 {
 // lets such news through (0.12 of the DAnIEL news pages), so a post under
 // the floor is capped to a confident non-incident. The floor sits under the
 // lowest incident post of the labelled sets (0.54).
+// OffTopicScore is exported because the band's skip edge must stay above
+// it (evalrelevance.ChooseBand): a capped post is skipped, not flagged.
 const (
 	techFloor     = 0.45
-	offTopicScore = 0.1
+	OffTopicScore = 0.1
 )
 
 func offTopic(x []float64) bool { return len(x) > rfTech && x[rfTech] < techFloor }
 
 // Bands of the gate. A crawled post below Low is skipped; between Low and
 // High it is drafted flagged for the reviewer; from High on it is drafted.
+// The is_postmortem threshold lies in [Low, High]: the skip edge sits under
+// it so that a post the gate doubts is seen, not lost.
 const (
 	BandIncident    = "incident"
 	BandUncertain   = "uncertain"
@@ -510,6 +514,11 @@ func relevanceOf(m *RelevanceModel, x []float64, lang string, threshold, low, hi
 		r.Band = BandUncertain
 	}
 	r.Signals, r.Reason = relevanceReason(m, x, lang, r.Band)
+	if r.Band == BandUncertain && !r.IsPostmortem {
+		// drafted only so that nothing is lost at the margin: the reviewer
+		// should know the gate did not judge it an incident
+		r.Reason = "uncertain, under the incident threshold" + strings.TrimPrefix(r.Reason, "uncertain")
+	}
 	return r
 }
 

@@ -120,7 +120,8 @@ type ClassifyStage struct {
 	Classifier *classify.Classifier
 }
 
-// Process classifies; other languages and, for crawls, non-incident posts are skipped.
+// Process classifies; other languages and, for crawls, posts the gate is
+// confident are not incidents (under the band's low end) are skipped.
 func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, error) {
 	if in.Doc == nil {
 		return nil, casebook.Permanentf("classify: task without a document")
@@ -129,17 +130,18 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 	if c.Language == "und" {
 		return nil, casebook.Skip("unsupported language: %s", SeenLanguage(s.Classifier, in.Doc))
 	}
-	if !c.Relevance.IsPostmortem {
-		if strings.HasPrefix(in.Page.Origin, "crawl") {
-			skip := casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, s.Classifier.Threshold(), c.Relevance.Reason).(*casebook.SkipError)
-			skip.Score = c.Relevance.Score // listed beside the reason on the skipped list
-			return nil, skip
-		}
-		// A person asked for this page: draft it anyway, flagged for the reviewer.
-		c.Relevance.Flagged = true
+	// The skip edge is the band's low end, under the is_postmortem
+	// threshold: a skipped post is lost, a flagged one is seen.
+	if c.Relevance.Band == classify.BandNotIncident && isCrawl(in.Page.Origin) {
+		low, _ := s.Classifier.Band()
+		skip := casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, low, c.Relevance.Reason).(*casebook.SkipError)
+		skip.Score = c.Relevance.Score // listed beside the reason on the skipped list
+		return nil, skip
 	}
-	if c.Relevance.Band == classify.BandUncertain {
-		// nothing lost at the margin: the reviewer decides, in the flagged lane
+	if !c.Relevance.IsPostmortem || c.Relevance.Band == classify.BandUncertain {
+		// nothing lost at the margin: the reviewer decides, in the flagged
+		// lane (a manual submission is drafted even when the gate is
+		// confident it is no incident: a person asked for it)
 		c.Relevance.Flagged = true
 	}
 	return &SinkTask{SubmissionID: in.Page.SubmissionID, CanonicalURL: canonical, ContentHash: in.Page.SHA256, Case: c, Text: in.Doc.Text}, nil

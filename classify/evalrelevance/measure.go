@@ -12,7 +12,7 @@ import (
 // band chosen from the cross-source scores.
 type Measurement struct {
 	Band      Band
-	In, Cross map[string]Figures // per language and "all", at Band.Low
+	In, Cross map[string]Figures // per language and "all", at Band.Threshold
 	// PerSource is each labelled source's accuracy when held out, PerSourceLL
 	// its posts' mean log-likelihood (finer: it moves before a post flips).
 	PerSource, PerSourceLL map[string]float64
@@ -39,10 +39,10 @@ func Measure(d *Data, drop ...int) Measurement {
 	for i, doc := range dd.Pages {
 		pin[i] = t.Model.Score(doc.Features, doc.Lang)
 	}
-	m.In = figures(dd.Docs, in, t.Band.Low)
-	m.Cross = figures(dd.Docs, t.Cross, t.Band.Low)
-	m.PageIn = PageFP(dd.Pages, pin, t.Band.Low)
-	m.PageCross = PageFP(dd.Pages, t.PageCross, t.Band.Low)
+	m.In = figures(dd.Docs, in, t.Band.Threshold)
+	m.Cross = figures(dd.Docs, t.Cross, t.Band.Threshold)
+	m.PageIn = PageFP(dd.Pages, pin, t.Band.Threshold)
+	m.PageCross = PageFP(dd.Pages, t.PageCross, t.Band.Threshold)
 	right, n := map[string]int{}, map[string]int{}
 	for i, doc := range dd.Docs {
 		n[doc.Source]++
@@ -51,7 +51,7 @@ func Measure(d *Data, drop ...int) Measurement {
 			p = 1 - p
 		}
 		m.PerSourceLL[doc.Source] += math.Log(p)
-		if at(t.Cross[i], t.Band.Low) == doc.Label {
+		if at(t.Cross[i], t.Band.Threshold) == doc.Label {
 			right[doc.Source]++
 		}
 	}
@@ -82,7 +82,7 @@ func meanOver(per map[string]float64, skip map[string]bool) float64 {
 // Line is the measurement in one line.
 func (m Measurement) Line(skip map[string]bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cut %.2f-%.2f  F1 cross/in", m.Band.Low, m.Band.High)
+	fmt.Fprintf(&b, "cut %.2f band %.2f-%.2f  F1 cross/in", m.Band.Threshold, m.Band.Low, m.Band.High)
 	for _, l := range []string{"en", "ru", "zh", "all"} {
 		fmt.Fprintf(&b, " %s %.2f/%.2f", l, m.Cross[l].F1(), m.In[l].F1())
 	}
@@ -98,7 +98,7 @@ func (m Measurement) Line(skip map[string]bool) string {
 	for _, s := range pageSets(m.PageCross) {
 		fmt.Fprintf(&b, " %.3f/%.3f", m.PageCross[s], m.PageIn[s])
 	}
-	fmt.Fprintf(&b, "  flagged %.2f", m.Band.Flagged)
+	fmt.Fprintf(&b, "  kept %.2f flagged %.2f", m.Band.Kept, m.Band.Flagged)
 	return b.String()
 }
 

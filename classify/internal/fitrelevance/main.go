@@ -11,8 +11,10 @@
 // so a rerun writes the same bytes (TestRelevanceWeightsFresh checks the
 // checked-in file against a refit). The threshold and uncertain band are
 // chosen from the leave-one-source-out scores under the constraints of
-// evalrelevance.ChooseBand: few news/article pages judged incidents, 95%
-// of incident posts kept, at most 15% of the drafts flagged.
+// evalrelevance.ChooseBand: the threshold for precision (few news/article
+// pages judged incidents, 95% recall), the skip edge under it for recall
+// (98% of each language's incident posts not skipped), the flagged lane at
+// most 15% of the drafts where recall allows.
 //
 // -ablate prints, for the gate and with each feature left out, the
 // cross-source F1 per language and the mean accuracy over held-out
@@ -106,10 +108,15 @@ func run(in evalrelevance.Inputs, out string, ablate, dump bool, only, except, a
 		return fmt.Errorf("write table: %w", err)
 	}
 	b := t.Band
-	fmt.Printf("wrote %s: threshold %.2f, band [%.2f, %.2f); cross-source: kept %.2f, flagged %.2f, F1 %.3f, worst page set %.3f\n",
-		out, b.Low, b.Low, b.High, b.Kept, b.Flagged, b.F1, b.PageFP)
+	fmt.Printf("wrote %s: threshold %.2f, band [%.2f, %.2f); cross-source: recall %.2f, F1 %.3f, worst page set %.3f at the threshold; kept %.2f %v, flagged %.2f, worst page set drafted %.3f\n",
+		out, b.Threshold, b.Low, b.High, b.Recall, b.F1, b.PageFP, b.Kept, b.KeptLang, b.Flagged, b.PageDrafted)
 	if b.Note != "" {
 		fmt.Println("note:", b.Note)
+	}
+	fmt.Println("skip edges (cross-source): low high  kept en/ru/zh  flagged all (en/ru/zh)  worst page set drafted")
+	for _, o := range evalrelevance.Tradeoffs(d.Docs, t.Cross, d.Pages, t.PageCross, b.Threshold) {
+		fmt.Printf("  %.2f %.2f  %.2f/%.2f/%.2f  %.2f (%.2f/%.2f/%.2f)  %.3f\n", o.Low, o.High, o.KeptLang["en"], o.KeptLang["ru"], o.KeptLang["zh"],
+			o.Flagged, o.FlaggedLang["en"], o.FlaggedLang["ru"], o.FlaggedLang["zh"], o.PageDrafted)
 	}
 	return nil
 }
