@@ -234,15 +234,7 @@ func kept(docs []Doc, scores []float64, c float64) float64 {
 func pooledF1(docs []Doc, scores []float64, c float64) float64 {
 	var f Figures
 	for i, d := range docs {
-		yes := at(scores[i], c)
-		switch {
-		case d.Label && yes:
-			f.TP++
-		case d.Label:
-			f.FN++
-		case yes:
-			f.FP++
-		}
+		f.Count(d.Label, at(scores[i], c))
 	}
 	return f.F1()
 }

@@ -133,18 +133,7 @@ func figures(docs []Doc, scores []float64, cut float64) map[string]Figures {
 		yes := at(scores[i], cut)
 		for _, k := range []string{d.Lang, "all"} {
 			f := out[k]
-			f.N++
-			if d.Label {
-				f.Positives++
-			}
-			switch {
-			case d.Label && yes:
-				f.TP++
-			case d.Label:
-				f.FN++
-			case yes:
-				f.FP++
-			}
+			f.Count(d.Label, yes)
 			out[k] = f
 		}
 	}

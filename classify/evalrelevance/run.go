@@ -32,6 +32,21 @@ type Figures struct {
 	N, Positives, TP, FP, FN int
 }
 
+// Count adds one post: its label and whether the gate judged it an incident.
+func (f *Figures) Count(label, judged bool) {
+	f.N++
+	switch {
+	case label && judged:
+		f.Positives++
+		f.TP++
+	case label:
+		f.Positives++
+		f.FN++
+	case judged:
+		f.FP++
+	}
+}
+
 // Precision, Recall and F1 of the counts.
 func (f Figures) Precision() float64 { return ratio(f.TP, f.TP+f.FP) }
 func (f Figures) Recall() float64    { return ratio(f.TP, f.TP+f.FN) }
@@ -113,18 +128,8 @@ func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures,
 		s := math.Round(scores[i]*100) / 100
 		for _, k := range []string{d.Lang, "all"} {
 			f, l := figs[k], lanes[k]
-			f.N++
-			yes := s >= threshold
-			switch {
-			case d.Label && yes:
-				f.TP++
-			case d.Label:
-				f.FN++
-			case yes:
-				f.FP++
-			}
+			f.Count(d.Label, s >= threshold)
 			if d.Label {
-				f.Positives++
 				l.Positives++
 			}
 			switch {
