@@ -48,8 +48,10 @@ var unseenFloors = map[string]struct{ f1, recall, kept float64 }{
 // 0.14 with the table of 655325c).
 const unseenFlaggedCeiling = 0.32
 
-// unseenStatusFloor is the share of status-page RCAs (kind status-rca) a
-// crawl must draft rather than skip. The target is 0.98; measured today 1.00.
+// unseenStatusFloor is the share of status-page RCAs (kind status-rca) the
+// gate must judge incident write-ups (is_postmortem), which is more than a
+// crawl drafting them: issue #10 asks that they count as incidents, not sit
+// in the flagged lane. The target is 0.98; measured today 1.00.
 const unseenStatusFloor = 0.98
 
 type unseenPost struct {
@@ -247,7 +249,7 @@ func TestRelevanceUnseen(t *testing.T) {
 		}
 	}
 
-	t.Run("status-page RCAs are drafted", func(t *testing.T) {
+	t.Run("status-page RCAs are judged incidents", func(t *testing.T) {
 		n, drafted := 0, 0
 		langs := map[string]int{}
 		for _, r := range res {
@@ -259,19 +261,18 @@ func TestRelevanceUnseen(t *testing.T) {
 			}
 			n++
 			langs[r.unseenPost.lang]++
-			// the crawl skips what is not is_postmortem (pipelines.ClassifyStage)
 			if r.rel.IsPostmortem {
 				drafted++
 			} else {
-				t.Logf("skipped: %s %.2f %s", r.path, r.rel.Score, r.rel.Reason)
+				t.Logf("not judged an incident: %s %.2f %s", r.path, r.rel.Score, r.rel.Reason)
 			}
 		}
 		if n < 14 || langs["en"] < 10 || langs["ru"] < 2 || langs["zh"] < 2 {
 			t.Fatalf("status-page RCAs per language %v: want at least 10 en and 2 each ru, zh", langs)
 		}
-		t.Logf("status-page RCAs drafted: %d/%d (%.2f)", drafted, n, ratioOr0(drafted, n))
+		t.Logf("status-page RCAs judged incidents: %d/%d (%.2f)", drafted, n, ratioOr0(drafted, n))
 		if got := ratioOr0(drafted, n); got < unseenStatusFloor {
-			t.Errorf("status-page RCAs drafted %.2f, floor %.2f", got, unseenStatusFloor)
+			t.Errorf("status-page RCAs judged incidents %.2f, floor %.2f", got, unseenStatusFloor)
 		}
 	})
 
