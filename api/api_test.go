@@ -2,10 +2,12 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -614,5 +616,73 @@ func TestSearchFiltersAndSort(t *testing.T) {
 		if resp, body := do(t, "GET", f.srv.URL+path, "", nil); resp.StatusCode != 400 || !strings.Contains(body, "bad_parameter") {
 			t.Errorf("%s: %d %s", path, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestEditRoundTrip: a reviewer's client fetches a draft, changes a field and
+// sends the record back as it came, review extensions (submission_id,
+// duplicates, similar, source_text) and the edit answer's changed list
+// included; those are read-only and ignored, while any other unknown field is
+// still refused.
+func TestEditRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		method string
+		path   string // after /api/v1/review/, %s the draft id
+		extra  string // a field added to the fetched record, "" for none
+		want   int
+	}{
+		{"edit as fetched", "PUT", "cases/%s", "", 200},
+		{"edit with the answer's changed list", "PUT", "cases/%s", "changed", 200},
+		{"approve as fetched", "POST", "drafts/%s/approve", "", 200},
+		{"edit with an unknown field", "PUT", "cases/%s", "bogus", 400},
+		{"approve with an unknown field", "POST", "drafts/%s/approve", "bogus", 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			f.seedDrafts()
+			id := f.drafts["cert"]
+			resp, body := do(t, "GET", f.srv.URL+"/api/v1/review/drafts/"+id, f.revTok, nil)
+			if resp.StatusCode != 200 {
+				t.Fatalf("get draft: %d %s", resp.StatusCode, body)
+			}
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(body), &rec); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"submission_id", "duplicates", "similar", "source_text"} {
+				if _, ok := rec[k]; !ok {
+					t.Fatalf("the draft view lacks %s, so this test no longer sends it back", k)
+				}
+			}
+			rec["organization"] = "Edited Org"
+			switch tc.extra {
+			case "changed":
+				rec["changed"] = []string{"title"}
+			case "bogus":
+				rec["bogus"] = 1
+			}
+			raw, err := json.Marshal(map[string]any{"case": rec, "note": "round trip"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, body = do(t, tc.method, f.srv.URL+"/api/v1/review/"+fmt.Sprintf(tc.path, id), f.revTok, bytes.NewReader(raw), "Content-Type", "application/json")
+			if resp.StatusCode != tc.want {
+				t.Fatalf("%s: %d %s, want %d", tc.method, resp.StatusCode, body, tc.want)
+			}
+			if tc.want != 200 {
+				if !strings.Contains(body, "bogus") {
+					t.Errorf("refusal does not name the field: %s", body)
+				}
+				return
+			}
+			var got casebook.Case
+			if err := json.Unmarshal([]byte(body), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Organization != "Edited Org" {
+				t.Errorf("organization = %q, want the edit", got.Organization)
+			}
+		})
 	}
 }

@@ -173,8 +173,29 @@ func spliceJSON(c *casebook.Case, extra any) ([]byte, error) {
 }
 
 type editRequest struct {
-	Note string         `json:"note"`
-	Case *casebook.Case `json:"case"`
+	Note string      `json:"note"`
+	Case *editedCase `json:"case"`
+}
+
+// editedCase is a case as a reviewer sends it back. The read-only fields
+// that GET /review/drafts/{id} and the edit's own answer add to the record
+// are accepted and ignored, so a fetched draft can be edited and sent back
+// as it is; any other unknown field is still refused.
+type editedCase struct {
+	casebook.Case
+	SubmissionID json.RawMessage `json:"submission_id,omitempty"`
+	Duplicates   json.RawMessage `json:"duplicates,omitempty"`
+	Similar      json.RawMessage `json:"similar,omitempty"`
+	SourceText   json.RawMessage `json:"source_text,omitempty"`
+	Changed      json.RawMessage `json:"changed,omitempty"`
+}
+
+// edit is the case inside, nil when none was sent.
+func (e *editedCase) edit() *casebook.Case {
+	if e == nil {
+		return nil
+	}
+	return &e.Case
 }
 
 func (s *Server) editCase(w http.ResponseWriter, r *http.Request) {
@@ -186,11 +207,12 @@ func (s *Server) editCase(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_json", "case is required: the whole case as the reviewer wants it")
 		return
 	}
-	if err := checkEdit(req.Case, req.Note); err != nil {
+	e := req.Case.edit()
+	if err := checkEdit(e, req.Note); err != nil {
 		s.storeError(w, err)
 		return
 	}
-	c, changed, err := s.cfg.Store.EditCase(r.PathValue("id"), reviewerOf(r).Name, req.Note, func(c *casebook.Case) error { return applyEdit(c, req.Case) })
+	c, changed, err := s.cfg.Store.EditCase(r.PathValue("id"), reviewerOf(r).Name, req.Note, func(c *casebook.Case) error { return applyEdit(c, e) })
 	if err != nil {
 		s.storeError(w, err)
 		return

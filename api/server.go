@@ -555,8 +555,8 @@ func (s *Server) getCase(w http.ResponseWriter, r *http.Request) {
 }
 
 type approveRequest struct {
-	Note string         `json:"note"`
-	Case *casebook.Case `json:"case"` // optional edited fields: the whole case as the reviewer wants it
+	Note string      `json:"note"`
+	Case *editedCase `json:"case"` // optional edited fields: the whole case as the reviewer wants it
 }
 
 func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
@@ -564,13 +564,14 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req, true) {
 		return
 	}
-	if err := checkEdit(req.Case, req.Note); err != nil {
+	e := req.Case.edit()
+	if err := checkEdit(e, req.Note); err != nil {
 		s.storeError(w, err)
 		return
 	}
 	var edit func(*casebook.Case) error
-	if req.Case != nil {
-		edit = func(c *casebook.Case) error { return applyEdit(c, req.Case) }
+	if e != nil {
+		edit = func(c *casebook.Case) error { return applyEdit(c, e) }
 	}
 	c, err := s.cfg.Store.Approve(r.PathValue("id"), reviewerOf(r).Name, req.Note, edit)
 	if err != nil {
