@@ -5,19 +5,23 @@ import (
 	"strings"
 
 	"github.com/casebook/casebook"
+
 	bolt "go.etcd.io/bbolt"
 )
 
-// maxSkippedScan bounds how many submissions one page of the skipped list
-// reads; a page that reaches it ends early with a cursor to go on from, so a
-// store of mostly drafted submissions never makes one request slow.
+// maxSkippedScan bounds how many entries of the skipped set one page reads
+// (entries of other sources, when filtered, cost a key comparison each); a
+// page that reaches it ends early with a cursor to go on from, so no one
+// request is slow however many posts were skipped.
 const maxSkippedScan = 20000
 
 // ListSkipped lists crawled posts that were skipped (not an incident
 // write-up, unsupported language, robots.txt, duplicate), newest first,
 // with their reason and relevance score; source filters by crawl source
 // ("" for all). Manual submissions are never skipped by the gate, so they
-// are not listed.
+// are not listed. It walks the skipped set, not every submission, and gives
+// a cursor only when a further post matches (or the scan bound was hit), so
+// a full last page is not followed by an empty one.
 func (s *Store) ListSkipped(source, cursor string, limit int) ([]SubmissionRecord, string, error) {
 	if cursor != "" && !ValidSubmissionCursor(cursor) {
 		return nil, "", fmt.Errorf("cursor %q is not one this server gave out: %w", cursor, ErrInvalid)
@@ -25,28 +29,29 @@ func (s *Store) ListSkipped(source, cursor string, limit int) ([]SubmissionRecor
 	var out []SubmissionRecord
 	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bSubmissions).Cursor()
+		subs := tx.Bucket(bSubmissions)
+		c := tx.Bucket(bSubSkipped).Cursor()
 		var last []byte
 		scanned := 0
 		for k, v := submissionsBelow(c, cursor); k != nil; k, v = c.Prev() {
-			if len(out) == limit {
-				next = out[len(out)-1].ID
-				break
-			}
 			if scanned == maxSkippedScan {
 				next = string(last) // the next page goes on below the last key read
 				break
 			}
 			scanned++
 			last = append(last[:0], k...)
-			var r SubmissionRecord
-			if err := jsonUnmarshal(v, &r); err != nil {
-				return err
-			}
-			if r.State != casebook.StateSkipped || r.Source == "" || !strings.HasPrefix(r.Origin, "crawl") {
+			if source != "" && string(v) != source {
 				continue
 			}
-			if source != "" && r.Source != source {
+			if len(out) == limit { // one more matches: there is a next page
+				next = out[len(out)-1].ID
+				break
+			}
+			var r SubmissionRecord
+			if err := getJSON(subs, k, &r); err != nil {
+				return fmt.Errorf("skipped submission %s: %w", k, err)
+			}
+			if !onSkippedList(&r) { // cannot happen while putSubmission keeps the set
 				continue
 			}
 			out = append(out, r)

@@ -97,3 +97,89 @@ func TestSkippedListAndRedraft(t *testing.T) {
 		t.Errorf("bad cursor: %v", err)
 	}
 }
+
+// TestPagesEndOnTheLastItem: a page hands out a cursor only when another
+// item follows, also when the items fill the pages exactly (n = k*limit)
+// and older submissions that do not match lie below the last one.
+func TestPagesEndOnTheLastItem(t *testing.T) {
+	s := openTemp(t)
+	add := func(n int, origin, source, state string) {
+		for range n {
+			u := fmt.Sprintf("https://x.example/%d", len(mustList(t, s)))
+			rec, _, err := s.CreateSubmission(u, u, origin, source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Progress(rec.ID, state, "guide", "", ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Oldest first: skipped blog-a posts and a drafted one below the
+	// blog-b posts, a manual skip on top.
+	add(2, "crawl:blog-a", "blog-a", casebook.StateSkipped)
+	add(1, "crawl:blog-a", "blog-a", casebook.StateDrafted)
+	add(2, "crawl:blog-b", "blog-b", casebook.StateSkipped)
+	add(2, "crawl:blog-a", "blog-a", casebook.StateSkipped)
+	add(1, "manual", "", casebook.StateSkipped)
+	skipped := func(source string) func(string, int) ([]string, string, error) {
+		return func(cursor string, limit int) ([]string, string, error) {
+			recs, next, err := s.ListSkipped(source, cursor, limit)
+			return subIDs(recs), next, err
+		}
+	}
+	submissions := func(cursor string, limit int) ([]string, string, error) {
+		subs, next, err := s.ListSubmissions(cursor, limit)
+		var ids []string
+		for _, r := range subs {
+			ids = append(ids, r.ID)
+		}
+		return ids, next, err
+	}
+	for _, tc := range []struct {
+		name  string
+		list  func(string, int) ([]string, string, error)
+		limit int
+		pages []int
+	}{
+		{"submissions/exact", submissions, 4, []int{4, 4}},
+		{"submissions/one page", submissions, 8, []int{8}},
+		{"submissions/short last", submissions, 3, []int{3, 3, 2}},
+		{"skipped/exact", skipped(""), 3, []int{3, 3}},
+		{"skipped/one page", skipped(""), 6, []int{6}},
+		{"skipped/short last", skipped(""), 4, []int{4, 2}},
+		{"skipped blog-a/exact", skipped("blog-a"), 2, []int{2, 2}},
+		{"skipped blog-b/exact", skipped("blog-b"), 1, []int{1, 1}},
+		{"skipped blog-b/one page", skipped("blog-b"), 2, []int{2}},
+		{"skipped blog-b/short", skipped("blog-b"), 5, []int{2}},
+		{"skipped blog-z/none", skipped("blog-z"), 2, []int{0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int
+			cursor := ""
+			for range 10 {
+				ids, next, err := tc.list(cursor, tc.limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, len(ids))
+				if next == "" {
+					break
+				}
+				cursor = next
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.pages) {
+				t.Errorf("pages of %v, want %v", got, tc.pages)
+			}
+		})
+	}
+}
+
+func mustList(t *testing.T, s *Store) []casebook.Submission {
+	t.Helper()
+	subs, _, err := s.ListSubmissions("", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return subs
+}
