@@ -75,6 +75,10 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	bdb, err := openBolt(path, bolt.Options{Timeout: opts.Timeout, FreelistType: bolt.FreelistMapType})
 	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			// bbolt only says "timeout": name the lock and its likely holder.
+			return nil, fmt.Errorf("open store %s: locked by another process (a casebook serve already running on this data directory?): %w", path, err)
+		}
 		if d := asDamaged(path, err); errors.Is(d, ErrDamaged) {
 			return nil, d
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/casebook/casebook"
 )
@@ -346,4 +347,46 @@ func BenchmarkCountStatus(b *testing.B) {
 			_ = json.Unmarshal(raw, &v)
 		}
 	})
+}
+
+// TestOpenLockedStore: a second process (here a second open) on a store in
+// use gets an error naming the lock, not bbolt's bare "timeout"; once the
+// first closes, the store opens.
+func TestOpenLockedStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "casebook.db")
+	first, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		close   bool // close the first store before opening again
+		wantErr string
+	}{
+		{"while open", false, "locked by another process"},
+		{"after close", true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.close {
+				if err := first.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, err := Open(path, Options{Timeout: 100 * time.Millisecond})
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("open: %v", err)
+				}
+				st.Close()
+				return
+			}
+			if err == nil {
+				st.Close()
+				t.Fatal("second open of a store in use succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), path) {
+				t.Errorf("error %q does not name the lock and the path", err)
+			}
+		})
+	}
 }
