@@ -185,6 +185,12 @@ func pages(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, germanPage)
 	})
+	mux.HandleFunc("/feed-missing.xml", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>http://%[1]s/</link>
+<item><title>gone</title><link>http://%[1]s/gone/1</link></item>
+</channel></rss>`, r.Host)
+	})
 	mux.HandleFunc("/feed.xml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/rss+xml")
 		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>http://%[1]s/</link>
@@ -295,6 +301,39 @@ func TestBinaryCrawlProgress(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; last[1] != "ok" || last[3] != "0" || last[2] != "2" {
 		t.Errorf("last line %q, want ok, found 2, pending 0", last[0])
+	}
+}
+
+// TestBinaryCrawlExitCode: a crawl whose source cannot be read, or whose
+// items failed, exits 1 naming the source, as `submit --file` does for a
+// failed URL; a run that only skipped items exits 0.
+func TestBinaryCrawlExitCode(t *testing.T) {
+	site := pages(t)
+	srcFile := filepath.Join(t.TempDir(), "sources.yaml")
+	os.WriteFile(srcFile, []byte("sources:\n"+
+		"  - name: good\n    kind: feed\n    url: "+site.URL+"/feed.xml\n    interval: 24h\n"+
+		"  - name: gone\n    kind: feed\n    url: "+site.URL+"/no-such-feed.xml\n    interval: 24h\n"+
+		"  - name: broken-items\n    kind: feed\n    url: "+site.URL+"/feed-missing.xml\n    interval: 24h\n"), 0o600)
+	base, data := startServe(t, "--sources", srcFile)
+	env := []string{"CASEBOOK_SERVER=" + base, "CASEBOOK_DATA=" + data, "CASEBOOK_TOKEN="}
+	for _, tc := range []struct {
+		source string
+		code   int
+		stderr string // a part of standard error, "" for none
+	}{
+		{"good", 0, ""},
+		{"gone", 1, "gone: crawl failed: "},
+		{"broken-items", 1, "broken-items: 1 of 1 items failed"},
+	} {
+		t.Run(tc.source, func(t *testing.T) {
+			r := runBin(t, "", env, "crawl", "--source", tc.source, "--poll", "50ms")
+			if r.code != tc.code {
+				t.Fatalf("crawl --source %s: exit %d, want %d\n%s%s", tc.source, r.code, tc.code, r.stdout, r.err)
+			}
+			if tc.stderr == "" && r.err != "" || !strings.Contains(r.err, tc.stderr) {
+				t.Errorf("crawl --source %s: stderr %q, want %q", tc.source, r.err, tc.stderr)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"net/url"
@@ -120,7 +121,7 @@ func runCrawl(ctx context.Context, args []string) error {
 	}
 	if cf.jsonOut {
 		printJSON(done)
-		return nil
+		return crawlProblems(names, done)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	for _, n := range names {
@@ -135,7 +136,36 @@ func runCrawl(ctx context.Context, args []string) error {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", it.SubmissionID, it.State, it.URL, note)
 		}
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return crawlProblems(names, done)
+}
+
+// crawlProblems is the error (exit 1) for runs that did not succeed or
+// items that failed, as `submit --file` fails for a failed URL: a script
+// running `casebook crawl` must see a source it cannot read.
+func crawlProblems(names []string, done map[string]*api.CrawlProgress) error {
+	var problems []string
+	for _, n := range names {
+		p := done[n]
+		switch p.Outcome {
+		case "ok", "not_modified", "unchanged":
+		default:
+			msg := n + ": crawl " + p.Outcome
+			if p.Error != "" {
+				msg += ": " + p.Error
+			}
+			problems = append(problems, msg)
+		}
+		if p.Failed > 0 {
+			problems = append(problems, fmt.Sprintf("%s: %d of %d items failed", n, p.Failed, p.New))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // crawlState is the word for a run: "ok" (or the run's other outcome) only
