@@ -98,9 +98,16 @@ func TestBrowserReviewLanes(t *testing.T) {
 		t.Errorf("draft page reason %q, want %q", got, flagged.Relevance.Reason)
 	}
 
-	// The skipped list: both crawled posts, with score and reason.
-	br.Step("skipped list", chromedp.Navigate(base+"/review?flagged=true"), chromedp.WaitVisible(chromedp.CSS(`table#drafts[data-lane="flagged"]`)),
-		chromedp.Click(chromedp.CSS("#tab-skipped")), chromedp.WaitVisible(chromedp.CSS("table#skipped")))
+	// The skipped list: both crawled posts, with score and reason; its tab
+	// carries the count on the queue's pages and its own.
+	br.Step("skipped list", chromedp.Navigate(base+"/review?flagged=true"), chromedp.WaitVisible(chromedp.CSS(`table#drafts[data-lane="flagged"]`)))
+	if tab := br.Text("#tab-skipped"); !strings.Contains(tab, "(2)") {
+		t.Errorf("skipped tab on the queue %q: want its count, 2", tab)
+	}
+	br.Step("skipped tab", chromedp.Click(chromedp.CSS("#tab-skipped")), chromedp.WaitVisible(chromedp.CSS("table#skipped")))
+	if tab := br.Text("#tab-skipped"); !strings.Contains(tab, "(2)") {
+		t.Errorf("skipped tab %q: want its count, 2", tab)
+	}
 	for _, name := range []string{"guide", "howto"} {
 		rec := subs[name]
 		tr := `#skipped tr[id="` + rec.ID + `"]`
@@ -127,6 +134,9 @@ func TestBrowserReviewLanes(t *testing.T) {
 	if n, other := br.Count(`#skipped tbody tr[id]`), br.Count(`#skipped tr[id="`+subs["howto"].ID+`"]`); n != 1 || other != 0 {
 		t.Fatalf("source=blog-a lists %d posts (blog-b's: %d), want blog-a's one", n, other)
 	}
+	if tab := br.Text("#tab-skipped"); !strings.Contains(tab, "(1 of 2)") {
+		t.Errorf("filtered skipped tab %q: want 1 of 2", tab)
+	}
 
 	// "Draft it", pressed with the keyboard: the notice is on the page the
 	// redirect lands on (the filter kept), the post leaves the list.
@@ -137,6 +147,9 @@ func TestBrowserReviewLanes(t *testing.T) {
 	}
 	if br.Count(`#skipped tr[id="`+guide.ID+`"]`) != 0 || !strings.Contains(br.Text("p.notice"), guide.ID) {
 		t.Errorf("after draft it: the post is still listed or the notice %q does not name it", br.Text("p.notice"))
+	}
+	if tab := br.Text("#tab-skipped"); !strings.Contains(tab, "(0 of 1)") {
+		t.Errorf("after draft it, the skipped tab %q: want 0 of 1", tab)
 	}
 
 	// The pipeline drafts it; the queue shows it (flagged: the gate

@@ -58,5 +58,7 @@ func TestAnswersMatchSchema(t *testing.T) {
 		casecheck.Case(t, "export line "+string(rune('1'+i)), []byte(l))
 	}
 	get("/api/v1/vocab", "")
+	get("/api/v1/review/skipped", f.revTok)
+	get("/api/v1/review/skipped?source=blog-a", f.revTok)
 	get("/api/v1/cases/"+published.ID+"/similar", "")
 }

@@ -501,11 +501,30 @@ func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err)
 		return
 	}
-	items := make([]skippedPost, 0, len(recs))
-	for _, rec := range recs {
-		items = append(items, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+	source := strings.TrimSpace(r.URL.Query().Get("source"))
+	counts, err := s.cfg.Store.CountSkipped(source)
+	if err != nil {
+		s.storeError(w, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, list[skippedPost]{Items: items, NextCursor: next})
+	out := skippedList{Items: make([]skippedPost, 0, len(recs)), NextCursor: next, Total: counts.Total}
+	if source != "" {
+		out.SourceTotal = &counts.Source
+	}
+	for _, rec := range recs {
+		out.Items = append(out.Items, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// skippedList is a page of the skipped list with its counts (kept by the
+// store, so no scan): all skipped crawled posts, and those of the source
+// filtered on.
+type skippedList struct {
+	Items       []skippedPost `json:"items"`
+	NextCursor  string        `json:"next_cursor"`
+	Total       int           `json:"total"`
+	SourceTotal *int          `json:"source_total,omitempty"`
 }
 
 func (s *Server) draftSkipped(w http.ResponseWriter, r *http.Request) {

@@ -155,6 +155,11 @@ func TestDraftPageShowsRelevanceReason(t *testing.T) {
 // the list between two pages does not derail the walk.
 func TestSkippedListPaging(t *testing.T) {
 	f := newFixture(t, Config{})
+	// Oldest of all, not listed: so a full last page has submissions below it.
+	old, _, _ := f.store.CreateSubmission("https://blog-b.example/old", "https://blog-b.example/old", "crawl:blog-b", "blog-b")
+	if err := f.store.Progress(old.ID, casebook.StateFailed, "", "fetch: 500", ""); err != nil {
+		t.Fatal(err)
+	}
 	a1 := seedSkipped(t, f.store, "blog-a", 3)
 	b := seedSkipped(t, f.store, "blog-b", 2)
 	// Not listed: a manual submission skipped as a duplicate, a drafted crawl.
@@ -176,9 +181,12 @@ func TestSkippedListPaging(t *testing.T) {
 		slices.Reverse(all)
 		return all
 	}
-	walk := func(t *testing.T, source string, limit int, between func(page int)) []string {
+	// counts are the total and source_total each page gave (-1: absent).
+	type counts struct{ total, source int }
+	walk := func(t *testing.T, source string, limit int, between func(page int)) ([]string, []counts) {
 		t.Helper()
 		var got []string
+		var seen []counts
 		cursor := ""
 		for page := 0; ; page++ {
 			q := url.Values{"limit": {strconv.Itoa(limit)}, "source": {source}, "cursor": {cursor}}
@@ -187,14 +195,24 @@ func TestSkippedListPaging(t *testing.T) {
 				Items []struct {
 					ID, Source string
 				} `json:"items"`
-				NextCursor string `json:"next_cursor"`
+				NextCursor  string `json:"next_cursor"`
+				Total       *int   `json:"total"`
+				SourceTotal *int   `json:"source_total"`
 			}
-			if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &p) != nil || p.Items == nil {
+			if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &p) != nil || p.Items == nil || p.Total == nil {
 				t.Fatalf("page %d: %d %s", page, resp.StatusCode, body)
 			}
 			if len(p.Items) > limit || (p.NextCursor != "" && len(p.Items) != limit) {
 				t.Fatalf("page %d: %d items for limit %d with next_cursor %q", page, len(p.Items), limit, p.NextCursor)
 			}
+			if cursor != "" && len(p.Items) == 0 {
+				t.Fatalf("page %d: the previous page's next_cursor led to an empty page", page)
+			}
+			c := counts{*p.Total, -1}
+			if p.SourceTotal != nil {
+				c.source = *p.SourceTotal
+			}
+			seen = append(seen, c)
 			for _, it := range p.Items {
 				if source != "" && it.Source != source {
 					t.Errorf("source=%s listed %s of %s", source, it.ID, it.Source)
@@ -202,7 +220,7 @@ func TestSkippedListPaging(t *testing.T) {
 				got = append(got, it.ID)
 			}
 			if p.NextCursor == "" {
-				return got
+				return got, seen
 			}
 			if page > 20 {
 				t.Fatal("the pages never end")
@@ -217,18 +235,28 @@ func TestSkippedListPaging(t *testing.T) {
 		source string
 		limit  int
 		want   []string
+		count  int // source_total, -1 when unfiltered
 	}{
-		{"", 2, newestFirst(a1, b, a2)},
-		{"", 200, newestFirst(a1, b, a2)},
-		{"blog-a", 2, newestFirst(a1, a2)},
-		{"blog-a", 1, newestFirst(a1, a2)},
-		{"blog-b", 2, newestFirst(b)},
-		{"blog-b", 5, newestFirst(b)},
-		{"blog-z", 3, nil},
+		{"", 2, newestFirst(a1, b, a2), -1},
+		{"", 200, newestFirst(a1, b, a2), -1},
+		{"", 7, newestFirst(a1, b, a2), -1}, // exactly one full page
+		{"blog-a", 2, newestFirst(a1, a2), 5},
+		{"blog-a", 1, newestFirst(a1, a2), 5},
+		{"blog-a", 5, newestFirst(a1, a2), 5},
+		{"blog-b", 2, newestFirst(b), 2}, // exactly one full page, older blog-a posts below
+		{"blog-b", 1, newestFirst(b), 2},
+		{"blog-b", 5, newestFirst(b), 2},
+		{"blog-z", 3, nil, 0},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.source, tc.limit), func(t *testing.T) {
-			if got := walk(t, tc.source, tc.limit, nil); !slices.Equal(got, tc.want) {
+			got, seen := walk(t, tc.source, tc.limit, nil)
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			for i, c := range seen {
+				if c != (counts{7, tc.count}) {
+					t.Errorf("page %d: total %d, source_total %d; want 7, %d", i, c.total, c.source, tc.count)
+				}
 			}
 		})
 	}
@@ -236,7 +264,7 @@ func TestSkippedListPaging(t *testing.T) {
 	// Drafting the first page's posts while paging: the next page goes on
 	// below the cursor, the rest are all still seen once.
 	var drafted []string
-	got := walk(t, "blog-a", 2, func(page int) {
+	got, seen := walk(t, "blog-a", 2, func(page int) {
 		if page > 0 {
 			return
 		}
@@ -249,6 +277,16 @@ func TestSkippedListPaging(t *testing.T) {
 	})
 	if want := newestFirst(a1, a2); !slices.Equal(got, want) || len(drafted) != 2 {
 		t.Errorf("walk while drafting: %v, want %v", got, want)
+	}
+	// The counts follow the drafts at once: two fewer from the second page on.
+	for i, c := range seen {
+		want := counts{7, 5}
+		if i > 0 {
+			want = counts{5, 3}
+		}
+		if c != want {
+			t.Errorf("walk while drafting, page %d: counts %+v, want %+v", i, c, want)
+		}
 	}
 
 	for _, tc := range []struct{ query, why string }{
@@ -290,14 +328,16 @@ func TestQueueTabs(t *testing.T) {
 	c := browser(t)
 	login(t, c, f.srv.URL, f.revTok)
 	_, page := get(t, c, f.srv.URL+"/review")
-	if !strings.Contains(page, "The queue is empty.") {
+	if !strings.Contains(page, "The queue is empty.") || !strings.Contains(page, "Skipped crawled posts (0)") {
 		t.Errorf("empty queue:\n%.2000s", page)
 	}
 	_, page = get(t, c, f.srv.URL+"/review/skipped")
-	if !strings.Contains(page, "No crawled post has been skipped.") || !strings.Contains(page, `id="tab-skipped" href="/review/skipped" aria-current="page"`) {
+	if !strings.Contains(page, "No crawled post has been skipped.") || !strings.Contains(page, `id="tab-skipped" href="/review/skipped" aria-current="page">Skipped crawled posts (0)`) {
 		t.Errorf("empty skipped list:\n%.2000s", page)
 	}
 	f.seedDrafts()
+	seedSkipped(t, f.store, "blog-a", 2)
+	seedSkipped(t, f.store, "blog-b", 1)
 	f.addDraft("plain", pub("Disk full on the build host", "CI", "en", "capacity", 2024, nil, nil, "The build host ran out of disk."), "")
 	for _, tc := range []struct {
 		path    string
@@ -305,7 +345,10 @@ func TestQueueTabs(t *testing.T) {
 		has     []string // on the page
 		status  int      // 0: 200
 	}{
-		{"/review", "tab-all", []string{"All drafts (4)", "Flagged lane, the gate was unsure (1)", "guide: second person, no dated event"}, 0},
+		{"/review", "tab-all", []string{"All drafts (4)", "Flagged lane, the gate was unsure (1)", "Skipped crawled posts (3)", "guide: second person, no dated event"}, 0},
+		{"/review/skipped", "tab-skipped", []string{"Skipped crawled posts (3)", `id="skipped-total">3 skipped crawled posts`}, 0},
+		{"/review/skipped?source=blog-a", "tab-skipped", []string{"Skipped crawled posts (2 of 3)", `id="skipped-source">2 from blog-a`}, 0},
+		{"/review/skipped?source=blog-z", "tab-skipped", []string{"Skipped crawled posts (0 of 3)", "No skipped posts from the source blog-z"}, 0},
 		// Relevance as the page shows it (percent), or with a decimal comma.
 		{"/review?min_relevance=65%25", "tab-all", []string{"Expired certificate broke checkout", "数据库主从切换失败", "2 shown by the filters"}, 0},
 		{"/review?min_relevance=0,8", "tab-all", []string{"Expired certificate broke checkout", "1 shown by the filters"}, 0},

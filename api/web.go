@@ -595,6 +595,7 @@ type queueData struct {
 	BadFilter  bool
 	Rows       []queueRow
 	Counts     sinks.QueueCounts
+	Skipped    int // skipped crawled posts, for the skipped tab
 	Q          url.Values
 	NextCursor string
 	Languages  []string
@@ -626,7 +627,12 @@ func (s *Server) pageQueue(w http.ResponseWriter, r *http.Request, sess sinks.Se
 		s.pageStoreError(w, r, err)
 		return
 	}
-	d := queueData{BadFilter: errMsg != "", Counts: counts, Q: q, NextCursor: next, Languages: casebook.Languages}
+	skipped, err := s.cfg.Store.CountSkipped("")
+	if err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
+	d := queueData{BadFilter: errMsg != "", Counts: counts, Skipped: skipped.Total, Q: q, NextCursor: next, Languages: casebook.Languages}
 	if d.BadFilter {
 		items, d.NextCursor = nil, ""
 	}
@@ -646,6 +652,8 @@ type skippedData struct {
 	Cursor     string
 	Rows       []skippedPost
 	NextCursor string
+	// Counts: all skipped crawled posts, and those of Source when set.
+	Counts sinks.SkippedCounts
 }
 
 func (s *Server) pageSkipped(w http.ResponseWriter, r *http.Request, sess sinks.Session) {
@@ -667,6 +675,10 @@ func (s *Server) skippedPage(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	d.NextCursor = next
+	if d.Counts, err = s.cfg.Store.CountSkipped(d.Source); err != nil {
+		s.pageStoreError(w, r, err)
+		return
+	}
 	for _, rec := range recs {
 		d.Rows = append(d.Rows, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
 	}
