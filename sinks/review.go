@@ -113,15 +113,21 @@ func (s *Store) Merge(draftID, intoID, by, note string) (*casebook.Case, error) 
 		cases := tx.Bucket(bCases)
 		did := resolveAlias(tx, draftID)
 		tid := resolveAlias(tx, intoID)
-		if did == tid {
-			return fmt.Errorf("cannot merge %s into itself: %w", draftID, ErrInvalid)
-		}
 		var d, t casebook.Case
 		if err := getJSON(cases, []byte(did), &d); err != nil {
 			return fmt.Errorf("draft %s: %w", draftID, err)
 		}
+		// A draft already merged or approved resolves to its case, maybe the
+		// target itself: that is "not a draft any more" (409), as for any
+		// decided draft, not a merge into itself.
+		if did != draftID {
+			return fmt.Errorf("%s is no longer a draft: it resolves to %s, which is %s: %w", draftID, did, d.Status, ErrConflict)
+		}
 		if d.Status != casebook.StatusDraft {
 			return fmt.Errorf("%s is %s, not a draft: %w", did, d.Status, ErrConflict)
+		}
+		if did == tid {
+			return fmt.Errorf("cannot merge %s into itself: %w", draftID, ErrInvalid)
 		}
 		if err := getJSON(cases, []byte(tid), &t); err != nil {
 			return fmt.Errorf("merge target %s: %w", intoID, err)

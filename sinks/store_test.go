@@ -390,3 +390,49 @@ func TestOpenLockedStore(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeDecidedDraft: merging a draft that was already merged or approved
+// is a conflict (409: not a draft any more), even when its id now resolves
+// to the merge target; only a live draft named as its own target is "into
+// itself".
+func TestMergeDecidedDraft(t *testing.T) {
+	s := openTemp(t)
+	draft := func(u string) string {
+		t.Helper()
+		rec, _, err := s.CreateSubmission(u, u, "manual", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := draftCase("Merge " + u)
+		c.Sources = []casebook.Source{{URL: u, SHA256: u}}
+		res, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: u, Case: c, Text: "text of " + u})
+		if err != nil || res.DraftID == "" {
+			t.Fatalf("draft %s: %v %+v", u, err, res)
+		}
+		return res.DraftID
+	}
+	target, merged, live := draft("https://a.example/1"), draft("https://b.example/2"), draft("https://c.example/3")
+	pub, err := s.Approve(target, "alice", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Merge(merged, pub.ID, "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, draft, into string
+		want              error
+	}{
+		{"merged draft into its case again", merged, pub.ID, ErrConflict},
+		{"approved draft into its own case", target, pub.ID, ErrConflict},
+		{"published case as the draft", pub.ID, pub.ID, ErrConflict},
+		{"live draft into itself", live, live, ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.Merge(tc.draft, tc.into, "alice", "")
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Merge(%s, %s) = %v, want %v", tc.draft, tc.into, err, tc.want)
+			}
+		})
+	}
+}
