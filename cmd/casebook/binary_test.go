@@ -181,6 +181,14 @@ func pages(t *testing.T) *httptest.Server {
 		// Each URL a different page, so none is a duplicate of another.
 		_, _ = w.Write(bytes.Replace(post, []byte("</body>"), []byte("<p>Post "+r.PathValue("n")+".</p></body>"), 1))
 	})
+	zh, err := os.ReadFile(filepath.Join("..", "..", "testdata", "posts", "zh-dns-timeout.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.HandleFunc("/zh", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(zh)
+	})
 	mux.HandleFunc("/de", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, germanPage)
@@ -332,6 +340,62 @@ func TestBinaryCrawlExitCode(t *testing.T) {
 			}
 			if tc.stderr == "" && r.err != "" || !strings.Contains(r.err, tc.stderr) {
 				t.Errorf("crawl --source %s: stderr %q, want %q", tc.source, r.err, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestBinaryReviewLanes: the review lanes from the command line against a
+// real server: the queue's filters, the skipped list, "draft it" and merge.
+func TestBinaryReviewLanes(t *testing.T) {
+	site := pages(t)
+	srcFile := filepath.Join(t.TempDir(), "sources.yaml")
+	os.WriteFile(srcFile, []byte("sources:\n  - name: local\n    kind: feed\n    url: "+site.URL+"/feed.xml\n    interval: 24h\n"), 0o600)
+	base, data := startServe(t, "--sources", srcFile)
+	env := []string{"CASEBOOK_SERVER=" + base, "CASEBOOK_DATA=" + data, "CASEBOOK_TOKEN="}
+	r := runBin(t, "", env, "crawl", "--poll", "50ms")
+	skipped := regexp.MustCompile(`(?m)^(sub-\S+)\s+skipped\s+\S+/de\s`).FindStringSubmatch(r.stdout)
+	drafted := regexp.MustCompile(`(?m)^sub-\S+\s+drafted\s+\S+/post/feed-1\s+draft (\S+)`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || skipped == nil || drafted == nil {
+		t.Fatalf("crawl: exit %d, want one post drafted and /de skipped\n%s%s", r.code, r.stdout, r.err)
+	}
+	sub, draft := skipped[1], drafted[1]
+	other := runBin(t, "", env, "submit", "--wait", "--poll", "100ms", site.URL+"/zh")
+	m := regexp.MustCompile(`draft=(\S+)`).FindStringSubmatch(other.stdout)
+	if other.code != 0 || m == nil {
+		t.Fatalf("submit: exit %d\n%s%s", other.code, other.stdout, other.err)
+	}
+	second := m[1]
+	if r := runBin(t, "", env, "review", "approve", draft); r.code != 0 || !strings.Contains(r.stdout, "published CB-0001") {
+		t.Fatalf("approve %s: exit %d %s%s", draft, r.code, r.stdout, r.err)
+	}
+	for _, tc := range []struct {
+		args    []string
+		code    int
+		want    string // in standard output (or error when code is not 0)
+		notWant string // not in standard output, "" for no check
+	}{
+		{[]string{"review", "list", "--language", "zh"}, 0, second, ""},
+		{[]string{"review", "list", "--language", "en"}, 0, "ID", second},
+		{[]string{"review", "list", "--flagged"}, 0, "ID", second}, // a confident draft is not in the flagged lane
+		{[]string{"review", "list", "--source", "no-such-host"}, 0, "ID", second},
+		{[]string{"review", "skipped"}, 0, sub, ""},
+		{[]string{"review", "skipped", "--source", "local"}, 0, site.URL + "/de", ""},
+		{[]string{"review", "skipped", "--source", "elsewhere"}, 0, "ID", sub},
+		{[]string{"review", "draft", sub}, 0, sub + "\tqueued\t", ""},
+		{[]string{"review", "draft", sub}, 1, "not a skipped crawled post", ""},
+		{[]string{"review", "merge", second}, 2, "merge needs --into", ""},
+		{[]string{"review", "merge", second, "--into", "CB-0001"}, 0, "merged " + second + " into CB-0001", ""},
+		{[]string{"review", "merge", second, "--into", "CB-0001"}, 1, "conflict", ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runBin(t, "", env, tc.args...)
+			out := r.stdout
+			if tc.code != 0 {
+				out = r.err
+			}
+			if r.code != tc.code || !strings.Contains(out, tc.want) || (tc.notWant != "" && strings.Contains(r.stdout, tc.notWant)) {
+				t.Errorf("exit %d (want %d), want %q and not %q in\nstdout %q\nstderr %q", r.code, tc.code, tc.want, tc.notWant, r.stdout, r.err)
 			}
 		})
 	}

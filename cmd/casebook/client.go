@@ -14,6 +14,7 @@ import (
 	"github.com/casebook/casebook"
 	"github.com/casebook/casebook/api"
 	"github.com/casebook/casebook/pipelines"
+	"github.com/casebook/casebook/sinks"
 )
 
 // clientFlags are shared by every command that talks to a running server.
@@ -159,8 +160,10 @@ func showCase(ctx context.Context, c *api.Client, prefix, id string) error {
 	return nil
 }
 
-func listQuery(limit int, cursor string) string {
-	q := url.Values{}
+func listQuery(limit int, cursor string) string { return listQueryWith(url.Values{}, limit, cursor) }
+
+// listQueryWith adds the page parameters to a list's own filters q.
+func listQueryWith(q url.Values, limit int, cursor string) string {
 	if limit > 0 {
 		q.Set("limit", fmt.Sprint(limit))
 	}
@@ -175,13 +178,18 @@ func listQuery(limit int, cursor string) string {
 
 func runReview(ctx context.Context, args []string) error {
 	var cf clientFlags
-	var reason, note, cursor string
+	var reason, note, cursor, into, source, language string
 	var limit int
+	var flagged bool
 	fs, err := parseWith("review", args, &cf, func(fs *flag.FlagSet) {
 		fs.StringVar(&reason, "reason", "", "why the draft is rejected (reject)")
-		fs.StringVar(&note, "note", "", "a note kept with the decision (approve)")
-		fs.IntVar(&limit, "limit", 20, "page size (list)")
-		fs.StringVar(&cursor, "cursor", "", "page cursor (list)")
+		fs.StringVar(&note, "note", "", "a note kept with the decision (approve, merge)")
+		fs.StringVar(&into, "into", "", "the published case that absorbs the draft (merge)")
+		fs.BoolVar(&flagged, "flagged", false, "only the flagged lane: drafts the relevance gate was unsure of (list)")
+		fs.StringVar(&source, "source", "", "list: a source's host or site name (substring); skipped: a crawl source's name")
+		fs.StringVar(&language, "language", "", "only drafts in this language: en, ru, zh or und (list)")
+		fs.IntVar(&limit, "limit", 20, "page size (list, skipped)")
+		fs.StringVar(&cursor, "cursor", "", "page cursor (list, skipped)")
 	})
 	if err != nil {
 		return err
@@ -189,7 +197,26 @@ func runReview(ctx context.Context, args []string) error {
 	c := cf.client()
 	switch {
 	case fs.Arg(0) == "list" && fs.NArg() == 1:
-		return listCases(ctx, c, "/api/v1/review/drafts", limit, cursor, cf.jsonOut)
+		q := url.Values{}
+		if flagged {
+			q.Set("flagged", "true")
+		}
+		if source != "" {
+			q.Set("source", source)
+		}
+		if language != "" {
+			q.Set("language", language)
+		}
+		var l caseList
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts"+listQueryWith(q, limit, cursor), nil, &l); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(l)
+		} else {
+			printCases(l)
+		}
+		return nil
 	case fs.Arg(0) == "show" && fs.NArg() == 2:
 		return showCase(ctx, c, "/api/v1/review/drafts/", fs.Arg(1))
 	case fs.Arg(0) == "approve" && fs.NArg() == 2:
@@ -213,9 +240,63 @@ func runReview(ctx context.Context, args []string) error {
 		}
 		fmt.Printf("rejected %s: %s\n", cs.ID, reason)
 		return nil
+	case fs.Arg(0) == "merge" && fs.NArg() == 2:
+		if into == "" {
+			return &usageError{"merge needs --into CB-NNNN"}
+		}
+		var cs casebook.Case
+		if _, err := c.Do(ctx, "POST", "/api/v1/review/drafts/"+url.PathEscape(fs.Arg(1))+"/merge", map[string]string{"into": into, "note": note}, &cs); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(cs)
+		} else {
+			fmt.Printf("merged %s into %s: %s\n", fs.Arg(1), cs.ID, cs.Title)
+		}
+		return nil
+	case fs.Arg(0) == "skipped" && fs.NArg() == 1:
+		q := url.Values{}
+		if source != "" {
+			q.Set("source", source)
+		}
+		var l struct {
+			Items      []sinks.SubmissionRecord `json:"items"`
+			NextCursor string                   `json:"next_cursor"`
+		}
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/skipped"+listQueryWith(q, limit, cursor), nil, &l); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(l)
+			return nil
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSCORE\tSOURCE\tURL\tREASON")
+		for _, r := range l.Items {
+			fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\t%s\n", r.ID, r.Score, r.Source, r.URL, r.Reason)
+		}
+		tw.Flush()
+		if l.NextCursor != "" {
+			fmt.Printf("more: --cursor %s\n", l.NextCursor)
+		}
+		return nil
+	case fs.Arg(0) == "draft" && fs.NArg() == 2:
+		// "Draft it": the skipped post goes through the pipeline again.
+		var rec sinks.SubmissionRecord
+		if _, err := c.Do(ctx, "POST", "/api/v1/review/skipped/"+url.PathEscape(fs.Arg(1))+"/draft", nil, &rec); err != nil {
+			return err
+		}
+		if cf.jsonOut {
+			printJSON(rec)
+		} else {
+			fmt.Printf("%s\t%s\t%s\n", rec.ID, rec.State, rec.URL)
+		}
+		return nil
 	}
-	return &usageError{"want list | show ID | approve ID | reject ID --reason R"}
+	return &usageError{reviewUsage}
 }
+
+const reviewUsage = "want list [--flagged] [--source S] [--language L] | show ID | approve ID | reject ID --reason R | merge ID --into CB-NNNN | skipped [--source NAME] | draft SUBMISSION"
 
 func runReviewer(ctx context.Context, args []string) error {
 	var cf clientFlags

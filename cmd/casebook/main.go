@@ -30,7 +30,7 @@ func commands() []command {
 		{"worker", "run one stage worker against a NATS cluster", runWorker},
 		{"submit", "submit URLs: casebook submit [--wait] URL | --file FILE (- for stdin)", runSubmit},
 		{"status", "show a submission: casebook status ID", runStatus},
-		{"review", "review drafts: list | show ID | approve ID | reject ID --reason R", runReview},
+		{"review", "review drafts: list [--flagged] | show ID | approve ID | reject ID --reason R | merge ID --into CB-NNNN | skipped | draft SUBMISSION", runReview},
 		{"reviewer", "manage reviewer tokens (admin): add NAME | list | revoke ID", runReviewer},
 		{"cases", "read published cases: list | show ID", runCases},
 		{"crawl", "crawl sources now and show progress: crawl [--source NAME] | crawl --list", runCrawl},
