@@ -112,7 +112,14 @@ func (s *Store) SaveDraft(in DraftInput) (res DraftResult, err error) {
 		}
 		sub.State, sub.DraftID, sub.Reason, sub.Error, sub.Attempts = casebook.StateDrafted, c.ID, "", "", 0
 		if c.Relevance.Flagged {
-			sub.Reason = fmt.Sprintf("flagged: relevance %.2f uncertain (%s)", c.Relevance.Score, c.Relevance.Reason)
+			// A post under the skip edge is drafted only because a person
+			// asked (a manual submission, "draft it"): the gate was not
+			// unsure of it, and the reason must not say so.
+			judged := "uncertain"
+			if c.Relevance.Band == "not-incident" {
+				judged = "judged no incident, drafted as asked"
+			}
+			sub.Reason = fmt.Sprintf("flagged: relevance %.2f %s (%s)", c.Relevance.Score, judged, c.Relevance.Reason)
 		}
 		sub.UpdatedAt = now
 		res.DraftID = c.ID

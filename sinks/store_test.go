@@ -436,3 +436,40 @@ func TestMergeDecidedDraft(t *testing.T) {
 		})
 	}
 }
+
+// TestFlaggedDraftReason: a flagged draft's submission says why it is in the
+// flagged lane: the gate was unsure, or it judged the post no incident and a
+// person asked for it anyway (never "uncertain" for that).
+func TestFlaggedDraftReason(t *testing.T) {
+	s := openTemp(t)
+	for i, tc := range []struct {
+		band    string
+		score   float64
+		want    string
+		notWant string
+	}{
+		{"uncertain", 0.2, "flagged: relevance 0.20 uncertain (gate says)", ""},
+		{"not-incident", 0.02, "flagged: relevance 0.02 judged no incident, drafted as asked (gate says)", "uncertain"},
+	} {
+		t.Run(tc.band, func(t *testing.T) {
+			u := fmt.Sprintf("https://flag.example/%d", i)
+			rec, _, err := s.CreateSubmission(u, u, "manual", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := draftCase("Flagged " + u)
+			c.Sources = []casebook.Source{{URL: u, SHA256: u}}
+			c.Relevance = casebook.Relevance{Score: tc.score, Flagged: true, Band: tc.band, Reason: "gate says"}
+			if _, err := s.SaveDraft(DraftInput{SubmissionID: rec.ID, CanonicalURL: u, ContentHash: u, Case: c, Text: "text " + u}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.GetSubmission(rec.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Reason != tc.want || (tc.notWant != "" && strings.Contains(got.Reason, tc.notWant)) {
+				t.Errorf("reason %q, want %q", got.Reason, tc.want)
+			}
+		})
+	}
+}
