@@ -380,8 +380,10 @@ func TestBinaryReviewLanes(t *testing.T) {
 		{[]string{"review", "list", "--flagged"}, 0, "ID", second}, // a confident draft is not in the flagged lane
 		{[]string{"review", "list", "--source", "no-such-host"}, 0, "ID", second},
 		{[]string{"review", "skipped"}, 0, sub, ""},
+		{[]string{"review", "skipped", "--source", "local"}, 0, "1 skipped\n", ""},
 		{[]string{"review", "skipped", "--source", "local"}, 0, site.URL + "/de", ""},
-		{[]string{"review", "skipped", "--source", "elsewhere"}, 0, "ID", sub},
+		{[]string{"review", "skipped", "--source", "elsewhere"}, 0, "0 skipped\n", sub},
+		{[]string{"review", "skipped", "--json"}, 0, `"total": 1`, ""},
 		{[]string{"review", "draft", sub}, 0, sub + "\tqueued\t", ""},
 		{[]string{"review", "draft", sub}, 1, "not a skipped crawled post", ""},
 		{[]string{"review", "merge", second}, 2, "merge needs --into", ""},

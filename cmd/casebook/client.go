@@ -259,17 +259,28 @@ func runReview(ctx context.Context, args []string) error {
 		if source != "" {
 			q.Set("source", source)
 		}
-		var l struct {
-			Items      []sinks.SubmissionRecord `json:"items"`
-			NextCursor string                   `json:"next_cursor"`
-		}
-		if _, err := c.Do(ctx, "GET", "/api/v1/review/skipped"+listQueryWith(q, limit, cursor), nil, &l); err != nil {
+		var raw json.RawMessage
+		if _, err := c.Do(ctx, "GET", "/api/v1/review/skipped"+listQueryWith(q, limit, cursor), nil, &raw); err != nil {
 			return err
 		}
 		if cf.jsonOut {
-			printJSON(l)
+			printJSON(raw) // the answer as it came, counts and all
 			return nil
 		}
+		var l struct {
+			Items       []sinks.SubmissionRecord `json:"items"`
+			NextCursor  string                   `json:"next_cursor"`
+			Total       int                      `json:"total"`
+			SourceTotal *int                     `json:"source_total"`
+		}
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return fmt.Errorf("skipped list: %w", err)
+		}
+		total := l.Total
+		if l.SourceTotal != nil {
+			total = *l.SourceTotal
+		}
+		fmt.Printf("%d skipped\n", total)
 		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tSCORE\tSOURCE\tURL\tREASON")
 		for _, r := range l.Items {
