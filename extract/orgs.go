@@ -188,9 +188,6 @@ func repoOrganization(host, path string) string {
 // Network", "acmenetworks" -> "Acme Networks"; a login it cannot split
 // stays as written.
 func humanLogin(login string) string {
-	if name := projectLabelName(strings.ToLower(login)); name != "" {
-		return name // "rust-lang" is Rust
-	}
 	s := strings.NewReplacer("-", " ", "_", " ").Replace(login)
 	if strings.Contains(s, " ") || strings.ToLower(s) != s {
 		return s
@@ -251,7 +248,7 @@ var blogPlatforms = map[string]bool{"github": true, "gitlab": true, "bitbucket":
 
 // genericLabelParts are the parts of a hyphenated domain name that do not
 // name the organisation: "rust-lang.org" is Rust's, "acme-hq.com" Acme's.
-var genericLabelParts = map[string]bool{"lang": true, "hq": true, "app": true, "inc": true, "labs": true,
+var genericLabelParts = map[string]bool{"hq": true, "app": true, "inc": true, "labs": true,
 	"team": true, "project": true, "official": true, "eng": true, "dev": true, "io": true, "tech": true, "blog": true,
 	"org": true, "group": true, "status": true, "engineering": true, "cloud": true}
 
@@ -293,24 +290,6 @@ func refineOrganization(d *Document) {
 			return
 		}
 	}
-	d.Organization = projectLabelName(label)
-}
-
-// projectSuffixes, after a name in a domain, say the domain is that
-// project's or company's own ("rust-lang.org", "kotlinlang.org",
-// "acme-hq.com"), so the name stands even when the text never spells it.
-var projectSuffixes = []string{"lang", "hq"}
-
-// projectLabelName is the name a project domain stands for, capitalised
-// ("rust-lang" -> "Rust"), or "".
-func projectLabelName(label string) string {
-	l := strings.ReplaceAll(label, "-", "")
-	for _, suf := range projectSuffixes {
-		if head := strings.TrimSuffix(l, suf); head != l && len(head) >= 3 {
-			return strings.ToUpper(head[:1]) + head[1:]
-		}
-	}
-	return ""
 }
 
 // orgScan is how much of a document the name rules read.
@@ -338,11 +317,6 @@ func hyphenLabel(host string) string {
 // the whole label, and its leading parts when the rest are generic words.
 func labelCandidates(label string) []string {
 	out := []string{squash(label)}
-	for _, suf := range projectSuffixes {
-		if head := strings.TrimSuffix(squash(label), suf); head != squash(label) {
-			out = append(out, head)
-		}
-	}
 	parts := strings.Split(label, "-")
 	for n := len(parts) - 1; n >= 1; n-- {
 		generic := true
