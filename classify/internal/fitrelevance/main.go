@@ -19,7 +19,10 @@
 // -ablate prints, for the gate and with each feature left out, the
 // cross-source F1 per language and the mean accuracy over held-out
 // sources (-except leaves sources out of that mean: those that suggested
-// a feature), the test a feature must pass to stay.
+// a feature), the test a feature must pass to stay. -add F,G fits the
+// gate without the candidates and with each added alone; -drop leaves
+// features out of every fit of -ablate or -add (to measure a candidate
+// against today's gate while other candidates are still in the table).
 package main
 
 import (
@@ -42,6 +45,7 @@ func main() {
 	ablate := flag.Bool("ablate", false, "print cross-source figures leaving each feature out, write nothing")
 	only := flag.String("features", "", "with -ablate: only these features (comma-separated)")
 	add := flag.String("add", "", "with -ablate: candidate features, left out of the base and added one at a time (comma-separated)")
+	drop := flag.String("drop", "", "with -ablate or -add: features left out of every fit (comma-separated)")
 	except := flag.String("except", "", "with -ablate: sources left out of the per-source mean (comma-separated)")
 	dump := flag.Bool("dump", false, "print every post's features, write nothing")
 	explain := flag.String("explain", "", "print the features and their terms in the fitted score of the posts whose path contains this, write nothing")
@@ -63,10 +67,24 @@ func main() {
 	if *add != "" {
 		*ablate = true
 	}
+	dropped = split(*drop)
 	if err := run(in, *out, *ablate, *dump, split(*only), split(*except), split(*add)); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrelevance:", err)
 		os.Exit(1)
 	}
+}
+
+// dropped lists the features -drop leaves out of every measurement.
+var dropped []string
+
+// measure is evalrelevance.Measure with the -drop features left out too.
+func measure(d *evalrelevance.Data, names []string, drop ...int) evalrelevance.Measurement {
+	for _, n := range dropped {
+		if i := indexOf(names, n); i >= 0 {
+			drop = append(drop, i)
+		}
+	}
+	return evalrelevance.Measure(d, drop...)
 }
 
 func split(s string) []string {
@@ -128,14 +146,14 @@ func ablation(d *evalrelevance.Data, names, only, except []string) error {
 	for _, s := range except {
 		skip[s] = true
 	}
-	base := evalrelevance.Measure(d, -1)
+	base := measure(d, names, -1)
 	fmt.Printf("%-20s %s\n", "all features", base.Line(skip))
 	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil, nil))
 	for i, n := range names {
 		if len(only) > 0 && !contains(only, n) {
 			continue
 		}
-		m := evalrelevance.Measure(d, i)
+		m := measure(d, names, i)
 		fmt.Printf("%-20s %s\n", "- "+n, m.Line(skip))
 		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource, base.PerSourceLL))
 	}
@@ -166,7 +184,7 @@ func addition(d *evalrelevance.Data, names, add, except []string) error {
 		}
 		cand = append(cand, i)
 	}
-	base := evalrelevance.Measure(d, cand...)
+	base := measure(d, names, cand...)
 	fmt.Printf("%-20s %s\n", "base", base.Line(skip))
 	fmt.Printf("%-20s %s\n", "", "per source: "+base.SourceLine(nil, nil))
 	for k, i := range cand {
@@ -176,7 +194,7 @@ func addition(d *evalrelevance.Data, names, add, except []string) error {
 				rest = append(rest, j)
 			}
 		}
-		m := evalrelevance.Measure(d, rest...)
+		m := measure(d, names, rest...)
 		fmt.Printf("%-20s %s\n", "+ "+add[k], m.Line(skip))
 		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource, base.PerSourceLL))
 	}
