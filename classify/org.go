@@ -18,43 +18,84 @@ var (
 	orgCapName = `([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2})`
 	orgTextRes = []*regexp.Regexp{
 		regexp.MustCompile(`\b(?:[Hh]ere at|[Aa]t) ` + orgCapName + `,? (?:we|our)\b`),
+		// "At Acme, reliability is our first concern": the clause after the comma says who "we" are
+		regexp.MustCompile(`(?:^|[.!?]\s+|\n)(?:Here at|At) ` + orgCapName + `, [^.!?\n]{0,80}?\b(?:we|our|us)\b`),
 		regexp.MustCompile(`\b[Ww]e at ` + orgCapName + `\b`),
 		regexp.MustCompile(`(?:[Вв] компании|[Кк]омпания|[Мм]ы в компании) «?([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»?`),
 		regexp.MustCompile(`在(\p{Han}{2,6}?)(?:公司|集团)[，,]?我们`),
+		// "мы в Acme", "у нас в Acme": Latin names only, a Cyrillic one after
+		// "в" is a place as often as a company ("мы в Москве")
+		regexp.MustCompile(`(?:[Мм]ы в|[Уу] нас в) «?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2})»?`),
+		// "在Acme，我们", "我们在Acme公司", "我们Acme团队"
+		regexp.MustCompile(`在 ?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2}) ?(?:公司|集团)?[，,] ?我们`),
+		regexp.MustCompile(`我们(?:在|是)? ?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2}|\p{Han}{2,6}?) ?(?:公司|集团|团队)`),
 	}
 	// orgTextAnchors are the words one of which each pattern of orgTextRes
 	// needs, checked first.
-	orgTextAnchors = [][]string{{" we", " our"}, {"e at "}, {"омпани"}, {"公司"}}
-	ruQuotedName   = regexp.MustCompile(`«([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»`)
+	orgTextAnchors = [][]string{{" we", " our"}, {"At "}, {"e at "}, {"омпани"}, {"公司"}, {"ы в ", "нас в "}, {"我们"}, {"我们"}}
+	// orgTextTwice marks the patterns whose name must recur in the text:
+	// "мы в Slack" and "我们在GitHub" name a tool as often as a company.
+	orgTextTwice = []bool{false, false, false, false, false, true, false, true}
+	ruQuotedName = regexp.MustCompile(`«([A-ZА-ЯЁ][\wА-Яа-яЁё&-]*(?: [A-ZА-ЯЁ][\wА-Яа-яЁё&-]*){0,2})»`)
 )
 
 // orgTextScan is how much of the text is read for an organisation naming
 // itself: a post says who "we" are near its start.
 const orgTextScan = 8000
 
+// orgTailScan is how much of a long text's end is read too.
+const orgTailScan = 2000
+
 // notOrgWords are capitalised words the patterns catch that name no
 // organisation ("At first, we", "At the time we", "At 10:00 we").
 var notOrgWords = map[string]bool{"First": true, "The": true, "That": true, "This": true, "Some": true, "Least": true,
 	"Last": true, "Once": true, "Work": true, "Home": true, "Night": true, "Scale": true, "All": true, "Times": true,
-	"Present": true, "Peak": true, "One": true, "Our": true, "Its": true, "Any": true, "Each": true, "Most": true}
+	"Present": true, "Peak": true, "One": true, "Our": true, "Its": true, "Any": true, "Each": true, "Most": true,
+	"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true,
+	"Sunday": true, "January": true, "February": true, "March": true, "April": true, "May": true, "June": true,
+	"July": true, "August": true, "September": true, "October": true, "November": true, "December": true,
+	"Jan": true, "Feb": true, "Mar": true, "Apr": true, "Jun": true, "Jul": true, "Aug": true, "Sep": true,
+	"Sept": true, "Oct": true, "Nov": true, "Dec": true, "Today": true, "Yesterday": true, "Tonight": true,
+	"A": true, "An": true, "These": true, "Those": true, "We": true, "I": true, "It": true, "In": true, "On": true,
+	"Recent": true, "Recently": true, "Major": true, "Partial": true, "Brief": true, "Full": true, "Initial": true,
+	"Final": true, "Incident": true, "Postmortem": true, "Post-mortem": true, "Outage": true, "Summary": true,
+	"Production": true, "Staging": true, "Global": true, "Regional": true, "US": true, "EU": true, "UTC": true,
+	"Hugo": true, "Jekyll": true, "Hexo": true, "Medium": true, "WordPress": true, "Ghost": true, "Substack": true}
 
 // zhNotOrg opens Han text that is no company's name: "上家公司", "这家公司".
 const zhNotOrg = "上前这那某一我本该大小其别每另"
 
 // textOrganization returns the organisation the text names as its own, or "".
 func textOrganization(title, text string) string {
+	full := text
 	if len(text) > orgTextScan {
-		text = text[:orgTextScan]
+		// the start, where a post says who "we" are, and the end, where it
+		// signs off ("— The Acme Team") or carries a copyright line
+		cut := len(text) - orgTailScan
+		for cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut++
+		}
+		end := orgTextScan
+		for end > 0 && !utf8.RuneStart(text[end]) {
+			end--
+		}
+		text = text[:end] + "\n" + text[cut:]
+		full = text
 	}
 	for i, re := range orgTextRes {
 		if !slices.ContainsFunc(orgTextAnchors[i], func(a string) bool { return strings.Contains(text, a) }) {
 			continue // the pattern's fixed word is absent: skip the costly scan
 		}
 		for _, m := range re.FindAllStringSubmatch(text, 5) {
-			if name := strings.TrimRight(m[1], ".-"); orgName(name) {
-				return name
+			name := strings.TrimRight(m[1], ".-")
+			if !orgName(name) || zhTeamPart(name) || teamWords[strings.Fields(name)[0]] || orgTextTwice[i] && strings.Count(text, name) < 2 {
+				continue
 			}
+			return name
 		}
+	}
+	if name := titleOrganization(title, text); name != "" {
+		return name
 	}
 	for _, m := range ruQuotedName.FindAllStringSubmatch(title, 3) {
 		name := m[1]
@@ -63,7 +104,13 @@ func textOrganization(title, text string) string {
 			return name
 		}
 	}
-	return teamOrganization(text)
+	if name := teamOrganization(text); name != "" {
+		return name
+	}
+	if name := eventOrganization(text); name != "" {
+		return name
+	}
+	return copyrightOrganization(full)
 }
 
 // orgName rejects what the patterns catch but is no organisation: common
@@ -172,3 +219,146 @@ func teamMatches(re *regexp.Regexp, anchors []string, text string) [][]string {
 	}
 	return out
 }
+
+// zhTeamParts are Han words before 公司/团队 that name a part or kind of
+// an organisation, not one: "我们技术团队", "我们运维团队".
+var zhTeamParts = []string{"技术", "运维", "研发", "开发", "测试", "产品", "平台", "安全", "数据", "架构", "基础",
+	"业务", "整个", "自己", "的", "小", "核心", "前端", "后端", "客服", "网络", "项目", "部门", "公司", "团队"}
+
+// zhTeamPart reports a Han name that is a team's kind rather than a name.
+func zhTeamPart(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	if !unicode.Is(unicode.Han, r) {
+		return false
+	}
+	for _, p := range zhTeamParts {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// A status page's or a provider's summary names its owner in the title:
+// "Acme Status", "Acme status page", "Summary of the Acme storage service
+// event". (A name opening "… incident report" or "… postmortem" is as
+// often an adjective: "Blameless postmortem", "Internal incident report".)
+// The name must
+// come back in the text, so a title that only mentions a product or
+// another party's outage ("Postmortem of the Kubernetes upgrade") names
+// nobody.
+var titleOrgRes = []*regexp.Regexp{
+	regexp.MustCompile(`^` + orgCapName + ` [Ss]tatus(?: [Pp]age)?\b`),
+	regexp.MustCompile(`[|–—-] ` + orgCapName + ` [Ss]tatus(?: [Pp]age)?$`),
+	regexp.MustCompile(`^(?:[Ss]ummary|[Pp]ost-?mortem|RCA|[Rr]oot [Cc]ause [Aa]nalysis) (?:of|for|on) (?:the |an? )?([A-Z][\w&.-]*[\w&])\b[^.:]{0,60}\b(?:[Ss]ervice [Ee]vent|[Ss]ervice [Dd]isruption|[Oo]utage|[Ii]ncident|[Dd]isruption|[Dd]egradation|[Ee]vent)\b`),
+}
+
+// titleOrganization returns the organisation a title names as the
+// incident's owner and the text names again, or "".
+func titleOrganization(title, text string) string {
+	title = strings.TrimSpace(title)
+	for _, re := range titleOrgRes {
+		m := re.FindStringSubmatch(title)
+		if m == nil {
+			continue
+		}
+		name := strings.TrimRight(m[1], ".-")
+		if !orgName(name) || teamWords[strings.Fields(name)[0]] {
+			continue
+		}
+		if _, tech := casebook.NormalizeTag(strings.Fields(name)[0]); tech {
+			continue
+		}
+		if strings.Contains(text, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// A status-page report tells what the company's customers went through, or
+// that the company had the outage: "Acme customers experienced elevated
+// errors", "Acme experienced a partial outage". Another party's outage is
+// told the same way but reaches "us" in the same sentence ("AWS
+// experienced an outage that took down our API"): that names nobody.
+var eventOrgRes = []*regexp.Regexp{
+	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n|, )` + orgCapName + ` (?:customers|users) (?:experienced|were|saw|could not|couldn't|may have|might have|reported|encountered|received|had|faced)\b`),
+	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n|, )` + orgCapName + ` (?:experienced|suffered|had|saw) (?:an? |some )?(?:partial |major |brief |significant |widespread |intermittent |global |regional |extended )*(?:outage|incident|service disruption|disruption|service degradation|degradation|downtime|service interruption|interruption)\b`),
+	// "Acme engineers identified the cause", "Acme sincerely apologizes"
+	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n|, )` + orgCapName + ` (?:engineers|on-call engineers|SREs|support) (?:identified|found|noticed|discovered|determined|observed|began|started|investigated|responded|mitigated|deployed|rolled|were paged|were alerted)\b`),
+	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)` + orgCapName + ` (?:sincerely |deeply |truly )?apologi[sz]es\b`),
+}
+
+// eventThirdParty marks a sentence's rest that tells the outage reached
+// the writer: the named party is not the incident's owner.
+var eventThirdParty = regexp.MustCompile(`\b(?:us|our|we|we're|we've|my|me|I)\b|\b(?:upstream|provider|vendor|third[- ]party)\b`)
+
+// eventOrganization returns a name the text tells an outage of, or its
+// customers' experience of one, at least twice named, or "".
+func eventOrganization(text string) string {
+	for _, re := range eventOrgRes {
+		for _, loc := range re.FindAllStringSubmatchIndex(text, 8) {
+			name := strings.TrimRight(text[loc[2]:loc[3]], ".-")
+			first := strings.Fields(name)[0]
+			if teamWords[first] || !orgName(name) || strings.Count(text, name) < 2 {
+				continue
+			}
+			if _, tech := casebook.NormalizeTag(first); tech {
+				continue
+			}
+			rest := text[loc[1]:]
+			if i := strings.IndexAny(rest, ".!?\n"); i >= 0 {
+				rest = rest[:i]
+			}
+			if eventThirdParty.MatchString(rest) {
+				continue
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// A copyright line names who runs the site: "© 2024 Acme Inc.",
+// "Copyright (c) 2019-2023 Acme Networks, LLC", "© 2024 ООО «Ромашка»".
+// A person's blog carries the author's name there, so a name counts with
+// a company's legal form, or as one word that the text names again.
+var (
+	copyrightRe = regexp.MustCompile(`(?:©|\([Cc]\)|[Cc]opyright)(?:\s*(?:©|\([Cc]\)))?\s*(?:(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)\d{2})?,?\s*)?` +
+		orgCapName + `(,? (?:Inc|Ltd|LLC|L\.L\.C|GmbH|Corp|Corporation|Limited|AG|SA|S\.A|B\.V|BV|PBC|plc|PLC|Pty Ltd|Oy|AB|SAS|SRL|KK)\b)?`)
+	copyrightRuRe = regexp.MustCompile(`(?:©|\([Cc]\))\s*(?:(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)\d{2})?,?\s*)?(?:ООО|АО|ПАО|ЗАО|ИП) «([^»\n]{2,40})»`)
+	copyrightZhRe = regexp.MustCompile(`(?:©|版权所有)\s*(?:(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)\d{2})?\s*)?(\p{Han}{2,10}?)(?:有限公司|股份有限公司|科技有限公司|公司|集团)`)
+)
+
+// copyrightOrganization returns the company a copyright line names, or "".
+func copyrightOrganization(text string) string {
+	if !strings.Contains(text, "©") && !strings.Contains(text, "opyright") && !strings.Contains(text, "(c)") &&
+		!strings.Contains(text, "(C)") && !strings.Contains(text, "版权所有") {
+		return ""
+	}
+	for _, m := range copyrightRe.FindAllStringSubmatch(text, 4) {
+		name := strings.TrimRight(m[1], ".-")
+		legal := m[2] != ""
+		if strings.HasSuffix(name, " Inc") || strings.HasSuffix(name, " Ltd") || strings.HasSuffix(name, " LLC") {
+			legal, name = true, name[:strings.LastIndexByte(name, ' ')]
+		}
+		if !orgName(name) || siteEngineWords[strings.ToLower(strings.Fields(name)[0])] {
+			continue
+		}
+		if legal || !strings.Contains(name, " ") && strings.Count(text, name) >= 2 {
+			return name
+		}
+	}
+	for _, re := range []*regexp.Regexp{copyrightRuRe, copyrightZhRe} {
+		if m := re.FindStringSubmatch(text); m != nil && orgName(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// siteEngineWords are what a theme's footer credits ("© 2024 Powered by
+// Hugo"): never who had the incident.
+var siteEngineWords = map[string]bool{"powered": true, "hugo": true, "jekyll": true, "hexo": true, "medium": true,
+	"github": true, "gitlab": true, "wordpress": true, "ghost": true, "substack": true, "all": true, "the": true,
+	"zola": true, "gatsby": true, "docusaurus": true, "mkdocs": true, "netlify": true, "vercel": true}

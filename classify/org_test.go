@@ -3,6 +3,7 @@ package classify
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,15 @@ func TestTextOrganization(t *testing.T) {
 		{"ru quoted once only", "Как упал «Лесторг»", "Сайт был недоступен.", ""},
 		{"zh 在X公司我们", "", "在青木公司，我们有三个机房。", "青木"},
 		{"zh a previous company names nobody", "", "在上家公司，我们也遇到过。", ""},
+		{"en at X, clause with we", "", "At Widgetly, reliability is what we sell. The cache failed.", "Widgetly"},
+		{"en at a weekday is no name", "", "At Monday's review, we agreed on a fix.", ""},
+		{"ru мы в X, named twice", "", "Мы в Quillstack держим два кластера. Quillstack обслуживает магазины.", "Quillstack"},
+		{"ru мы в a place names nobody", "", "Мы в Москве держим два кластера.", ""},
+		{"ru мы в a tool said once names nobody", "", "Мы в Telegram обсудили откат.", ""},
+		{"zh 在X，我们", "", "在Widgetly，我们有三个机房。", "Widgetly"},
+		{"zh 我们X团队, named twice", "", "我们Quillstack团队连夜排查。Quillstack的用户很多。", "Quillstack"},
+		{"zh 我们技术团队 names nobody", "", "我们技术团队连夜排查。", ""},
+		{"zh 我们在 a technology names nobody", "", "我们在Kubernetes团队里讨论过。Kubernetes很复杂。", ""},
 	}
 	for _, tt := range tests {
 		if got := textOrganization(tt.title, tt.text); got != tt.want {
@@ -43,6 +53,65 @@ func TestTeamOrganization(t *testing.T) {
 		}
 		if got := textOrganization("", string(raw)); got != tt.want {
 			t.Errorf("%s: textOrganization = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+}
+
+// TestTitleOrganization: a status page's or a provider's summary names its
+// owner in the title, when the text names it again.
+func TestTitleOrganization(t *testing.T) {
+	for _, tt := range []struct{ name, title, text, want string }{
+		{"en status page title", "Widgetly Status - Elevated API errors", "Widgetly API requests failed for 20 minutes.", "Widgetly"},
+		{"en status page suffix", "Elevated API errors | Widgetly Status", "Some Widgetly requests failed.", "Widgetly"},
+		{"en summary of the X service event", "Summary of the Widgetly Storage Service Event in the Eastern Region",
+			"Widgetly Storage returned errors for two hours.", "Widgetly"},
+		{"en a month is no name", "Summary of the June 14 outage", "June 14 was a bad day.", ""},
+		{"en a technology is no name", "Summary of the Kubernetes upgrade incident", "Kubernetes nodes restarted.", ""},
+		{"en the title only", "Widgetly Status - Elevated API errors", "Requests failed for 20 minutes.", ""},
+		{"en an adjective before postmortem", "Blameless postmortem of the cache outage", "Blameless reviews help.", ""},
+	} {
+		if got := textOrganization(tt.title, tt.text); got != tt.want {
+			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestEventOrganization: a status-page report tells what the company's
+// customers went through or that the company had the outage; another
+// party's outage that reached "us" names nobody.
+func TestEventOrganization(t *testing.T) {
+	for _, tt := range []struct{ name, text, want string }{
+		{"en customers experienced", "Between 10:00 and 10:40 UTC, Widgetly customers experienced elevated errors. Widgetly rolled back.", "Widgetly"},
+		{"en X experienced a partial outage", "On May 3, Widgetly experienced a partial outage of its API. Widgetly engineers rolled back.", "Widgetly"},
+		{"en engineers identified", "Quillstack engineers identified a bad index. The Quillstack API was slow.", "Quillstack"},
+		{"en apologizes", "Quillstack sincerely apologizes for the disruption. Quillstack takes this seriously.", "Quillstack"},
+		{"en third party reached us", "Lumenhost experienced an outage that took down our API. Lumenhost fixed it later.", ""},
+		{"en third party upstream", "Lumenhost had a major outage at our upstream provider. Lumenhost said sorry.", ""},
+		{"en named once", "Widgetly customers experienced elevated errors.", ""},
+		{"en a part of an organisation", "Support engineers identified the ticket. Support was busy.", ""},
+	} {
+		if got := textOrganization("", tt.text); got != tt.want {
+			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestCopyrightOrganization: a copyright line with a legal form names the
+// company; a person's name, a theme's credit and a bare name said once do not.
+func TestCopyrightOrganization(t *testing.T) {
+	long := strings.Repeat("We restarted the cache nodes one by one and watched the error rate. ", 150)
+	for _, tt := range []struct{ name, text, want string }{
+		{"en legal form", "The cache failed.\n© 2024 Widgetly Inc. All rights reserved.", "Widgetly"},
+		{"en range and LLC", "The cache failed.\nCopyright (c) 2019-2023 Blue Harbor Labs, LLC", "Blue Harbor Labs"},
+		{"en at the end of a long post", long + "\n© 2024 Widgetly Inc.", "Widgetly"},
+		{"en a bare name named again", "Widgetly served errors.\n© 2024 Widgetly", "Widgetly"},
+		{"en a person", "The cache failed.\n© 2024 Jane Doe", ""},
+		{"en a theme's credit", "The cache failed.\n© 2024 Powered by Hugo", ""},
+		{"ru legal form", "Кэш упал.\n© 2024 ООО «Ромашка»", "Ромашка"},
+		{"zh company", "缓存挂了。\n© 2024 青木科技有限公司 版权所有", "青木"},
+	} {
+		if got := textOrganization("", tt.text); got != tt.want {
+			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

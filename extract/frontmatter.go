@@ -22,13 +22,13 @@ func splitFrontMatter(src string) (fm string, toml bool, rest string, ok bool) {
 	if !found {
 		return "", false, src, false
 	}
-	switch strings.TrimRight(first, " \t") {
+	switch strings.TrimRight(first, " \t\r") {
 	case "---", "+++":
-		fence := strings.TrimRight(first, " \t")
+		fence := strings.TrimRight(first, " \t\r")
 		body := after
 		for off := 0; off <= len(body); {
 			line, next, more := strings.Cut(body[off:], "\n")
-			t := strings.TrimRight(line, " \t")
+			t := strings.TrimRight(line, " \t\r")
 			if t == fence || (fence == "---" && t == "...") {
 				rest := ""
 				if more {
@@ -50,7 +50,7 @@ func splitFrontMatter(src string) (fm string, toml bool, rest string, ok bool) {
 	off := 0
 	for n := 0; n < maxBareFrontMatter && off <= len(src); n++ {
 		line, _, more := strings.Cut(src[off:], "\n")
-		t := strings.TrimRight(line, " \t")
+		t := strings.TrimRight(line, " \t\r")
 		switch {
 		case t == "---":
 			return src[:off], false, src[min(len(src), off+len(line)+1):], true
@@ -144,8 +144,22 @@ func fmEntry(k, v string) fmValue {
 	if v == "|" || v == ">" || v == "|-" || v == ">-" {
 		return e // a block scalar: its lines are indented and skipped
 	}
-	e.value = unquote(v)
+	e.value = unquote(fmScalar(v))
 	return e
+}
+
+// fmScalar drops a comment after a quoted scalar ("\"x\" # note"); a
+// plain scalar keeps its " #" ("Fix for issue #42").
+func fmScalar(v string) string {
+	if len(v) < 2 || (v[0] != '"' && v[0] != '\'') {
+		return v
+	}
+	if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+		if after := strings.TrimSpace(v[end+2:]); after == "" || strings.HasPrefix(after, "#") {
+			return v[:end+2]
+		}
+	}
+	return v
 }
 
 // Front matter keys, by what casebook reads from them. Dates are tried in

@@ -28,6 +28,15 @@ func TestFrontMatterForms(t *testing.T) {
 		{name: "multi-line toml array",
 			src:   "+++\ntitle = \"x\"\ntags = [\n  \"nginx\",\n  \"tls\"\n]\n+++\nText.\n",
 			title: "x", tags: []string{"nginx", "tls"}, bodyStarts: "Text."},
+		{name: "yaml comments after quoted values",
+			src:   "---\ntitle: \"Outage: disk full\" # draft title\ndate: '2021-07-08' # moved\n---\nThe body.\n",
+			title: "Outage: disk full", published: "2021-07-08", bodyStarts: "The body."},
+		{name: "crlf line ends, quoted toml date and a title with = and :",
+			src:   "+++\r\ntitle = \"Postmortem: a = b at 03:10\"\r\ndate = \"2022-03-04\"\r\n+++\r\nThe body.\r\n",
+			title: "Postmortem: a = b at 03:10", published: "2022-03-04", bodyStarts: "The body."},
+		{name: "date in a Jekyll file name",
+			src: "# Slow DNS\n\nText.\n", url: "https://blog.example.org/_posts/2017-08-21-slow-dns.md",
+			title: "Slow DNS", published: "2017-08-21", bodyStarts: "# Slow DNS"},
 		{name: "published wins over date",
 			src:       "---\ndate: 2020-01-01\npublished: 2020-02-02\n---\nText.\n",
 			published: "2020-02-02", bodyStarts: "Text."},
@@ -112,6 +121,10 @@ func TestSiteOrganization(t *testing.T) {
 		{"Shining Moon", "moon.example", ""}, // a blog's own name
 		{"SRE运维博客", "cnsre.cn", ""},
 		{"Acme Widgets", "acmewidgets.co.uk", "Acme Widgets"},
+		{"Acme Status", "status.acme.com", "Acme"},
+		{"Acme", "acme.statuspage.io", "Acme"},
+		{"Acme Status", "acme.instatus.com", "Acme"},
+		{"Statuspage", "acme.statuspage.io", ""},
 	}
 	for _, tt := range tests {
 		if got := siteOrganization(tt.name, tt.host); got != tt.want {
@@ -134,6 +147,51 @@ func TestHTMLSiteOrganization(t *testing.T) {
 	d, _ = Extract([]byte(strings.ReplaceAll(page, "Acme", "Jane Doe")), Options{URL: "https://www.acme.com/blog/cache-outage", Format: FormatHTML})
 	if d.Organization != "" {
 		t.Errorf("a person's name is no organisation: %q", d.Organization)
+	}
+}
+
+// TestNamelessHostSiteName: a page served from an address that names
+// nobody (127.0.0.1, localhost) takes its organisation from og:site_name;
+// a site engine's or a blog's name there names nobody.
+func TestNamelessHostSiteName(t *testing.T) {
+	page := func(site string) string {
+		return `<html><head><title>Cache outage</title><meta property="og:site_name" content="` + site + `"></head><body><article><h1>Cache outage</h1>
+<p>` + strings.Repeat("We lost the cache for an hour and restarted the nodes one by one. ", 8) + `</p></article></body></html>`
+	}
+	for _, tt := range []struct{ site, url, want string }{
+		{"Acme", "http://127.0.0.1:8080/posts/cache-outage.html", "Acme"},
+		{"Acme Engineering", "http://localhost:1313/posts/cache-outage/", "Acme"},
+		{"Hugo", "http://127.0.0.1:1313/posts/cache-outage/", ""},
+		{"Jane's Blog", "http://127.0.0.1/posts/cache-outage/", ""},
+		{"Acme", "https://moon.example.org/posts/cache-outage/", ""}, // a named host must vouch for the name
+	} {
+		d, err := Extract([]byte(page(tt.site)), Options{URL: tt.url, Format: FormatHTML})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Organization != tt.want {
+			t.Errorf("%q on %s: organization %q, want %q", tt.site, tt.url, d.Organization, tt.want)
+		}
+	}
+}
+
+// TestStatusPageOrganization: a status page's title names its owner
+// ("… | Acme Status"), on its own domain or a hosted status service.
+func TestStatusPageOrganization(t *testing.T) {
+	page := `<html><head><title>Elevated API errors | Acme Status</title></head><body><article><h1>Elevated API errors</h1>
+<p>` + strings.Repeat("Between 10:00 and 10:40 UTC some API requests failed and we rolled back the release. ", 6) + `</p></article></body></html>`
+	for _, tt := range []struct{ url, want string }{
+		{"https://status.acme.com/incidents/abc123", "Acme"},
+		{"https://acme.statuspage.io/incidents/abc123", "Acme"},
+		{"https://status.example-widgets.net/incidents/abc123", ""}, // the title names another name than the host's
+	} {
+		d, err := Extract([]byte(page), Options{URL: tt.url, Format: FormatHTML})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Organization != tt.want {
+			t.Errorf("%s: organization %q, want %q", tt.url, d.Organization, tt.want)
+		}
 	}
 }
 

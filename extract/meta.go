@@ -372,6 +372,13 @@ func (m *meta) organization(host string) string {
 			return org
 		}
 	}
+	if namelessHost(host) {
+		// a page served from an address with no name (127.0.0.1,
+		// localhost): the site's own name is the only word on who it is
+		if org := statedSiteName(m.site); org != "" {
+			return org
+		}
+	}
 	if u, err := url.Parse(m.pageURL); err == nil {
 		return repoOrganization(host, u.Path)
 	}

@@ -1,9 +1,12 @@
 package extract
 
 import (
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // orgByHost names the organisation behind well-known engineering blogs and
@@ -202,8 +205,8 @@ func humanLogin(login string) string {
 }
 
 // siteWords are the words around an organisation's name in a site name
-// ("The Acme Blog", "Acme Engineering", "Acme 技术博客").
-var siteWords = regexp.MustCompile(`(?i)^the\s+|\s*\b(?:engineering|tech(?:nology)?|developers?|dev|blog|weblog|news|official)\b\.?\s*|\s*(?:技术博客|技术团队|官方博客|博客|инженерный блог|блог)\s*`)
+// ("The Acme Blog", "Acme Engineering", "Acme Status", "Acme 技术博客").
+var siteWords = regexp.MustCompile(`(?i)^the\s+|\s*\b(?:engineering|tech(?:nology)?|developers?|dev|blog|weblog|news|official|status(?: page)?|system status|incidents?)\b\.?\s*|\s*(?:技术博客|技术团队|官方博客|博客|инженерный блог|блог)\s*`)
 
 // siteOrganization reads the organisation from a site's own name (the
 // og:site_name, a title suffix, a copyright line) when what remains of it
@@ -225,8 +228,69 @@ func siteOrganization(name, host string) string {
 	return ""
 }
 
+// namelessHost is an address that names nobody: an IP address, localhost,
+// a name with no dot or a reserved test domain.
+func namelessHost(host string) bool {
+	host = strings.Trim(strings.ToLower(host), "[]")
+	if host == "" || net.ParseIP(host) != nil || !strings.Contains(host, ".") {
+		return true
+	}
+	for _, tld := range []string{".localhost", ".local", ".test", ".example", ".invalid", ".internal", ".lan"} {
+		if strings.HasSuffix(host, tld) {
+			return true
+		}
+	}
+	return false
+}
+
+// siteEngines are site generators and blog hosts whose name a theme writes
+// into og:site_name or the title when the author set none.
+var siteEngines = map[string]bool{"hugo": true, "jekyll": true, "hexo": true, "gatsby": true, "docusaurus": true,
+	"mkdocs": true, "zola": true, "eleventy": true, "11ty": true, "vuepress": true, "vitepress": true, "pelican": true,
+	"octopress": true, "astro": true, "nextjs": true, "next.js": true, "nuxt": true, "hashnode": true, "ghost": true,
+	"wordpress": true, "medium": true, "substack": true, "blogger": true, "github": true, "githubpages": true,
+	"gitlab": true, "notion": true, "netlify": true, "vercel": true, "readthedocs": true, "sphinx": true,
+	"localhost": true, "mysite": true, "mysitename": true, "sitename": true, "website": true, "home": true}
+
+// statedSiteName is a site's own name taken as it stands, where no domain
+// can vouch for it: short, capitalised, not a blog's, a person's blog's or
+// a site engine's name.
+func statedSiteName(name string) string {
+	raw := cleanText(name)
+	if raw == "" || blogNameRe.MatchString(raw) {
+		return ""
+	}
+	name = strings.TrimSpace(siteWords.ReplaceAllString(raw, " "))
+	if name == "" || wlen(name) > 30 || len(strings.Fields(name)) > 3 || siteEngines[squash(name)] {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	if !unicode.IsUpper(r) && !unicode.Is(unicode.Han, r) {
+		return ""
+	}
+	return name
+}
+
+// statusHosts serve other companies' status pages at NAME.host: the
+// page's owner is NAME ("acme.statuspage.io" is Acme's).
+var statusHosts = []string{"statuspage.io", "instatus.com", "betteruptime.com", "betterstack.com", "statuspal.io",
+	"freshstatus.io", "status.io", "hund.io", "sorryapp.com", "uptimerobot.com", "cachethq.io", "atlassian.net"}
+
+// hostedStatusPage turns a hosted status page's address into one whose
+// name part is its owner's: "acme.statuspage.io" -> "acme.io".
+func hostedStatusPage(host string) string {
+	for _, h := range statusHosts {
+		if sub, ok := strings.CutSuffix(strings.ToLower(host), "."+h); ok && sub != "" {
+			parts := strings.Split(sub, ".")
+			return parts[len(parts)-1] + ".io"
+		}
+	}
+	return host
+}
+
 // registrableLabel is the name part of a host: "blog.acme.co.uk" -> "acme".
 func registrableLabel(host string) string {
+	host = hostedStatusPage(host)
 	labels := strings.Split(strings.ToLower(host), ".")
 	if len(labels) < 2 {
 		return ""
@@ -302,6 +366,7 @@ func squash(s string) string {
 
 // hyphenLabel is the name part of a host with its hyphens: "blog.rust-lang.org" -> "rust-lang".
 func hyphenLabel(host string) string {
+	host = hostedStatusPage(host)
 	labels := strings.Split(strings.ToLower(host), ".")
 	if len(labels) < 2 {
 		return ""
