@@ -110,7 +110,84 @@ func textOrganization(title, text string) string {
 	if name := eventOrganization(text); name != "" {
 		return name
 	}
+	if name := statusHostOrganization(text); name != "" {
+		return name
+	}
+	if name := signOffOrganization(full); name != "" {
+		return name
+	}
 	return copyrightOrganization(full)
+}
+
+// A post that tells of keeping its own status page names the company's
+// host: "we posted updates on status.acme.com", "our status page
+// (status.acme.com)". The name counts as the text spells it ("Acme"); a
+// host the text never spells as a name names nobody.
+var statusHostRe = regexp.MustCompile(`(?:\b[Ww]e (?:posted|updated|published|shared|communicated|provided|opened|declared)|\b[Oo]ur status page)[^.!?\n]{0,80}?\bstatus\.([a-z0-9-]{3,})\.[a-z]{2,}\b|(?:\b[Ww]e (?:posted|updated|published|shared|communicated|provided|opened|declared)|\b[Oo]ur status page)[^.!?\n]{0,80}?\b([a-z0-9-]{3,})status\.(?:com|io|net|org)\b`)
+
+// statusHostOrganization returns the owner of the status page the text
+// says "we" keep, as the text spells the name, or "".
+func statusHostOrganization(text string) string {
+	if !strings.Contains(text, "status") {
+		return ""
+	}
+	for _, m := range statusHostRe.FindAllStringSubmatch(text, 4) {
+		label := m[1] + m[2]
+		want := strings.ReplaceAll(label, "-", "")
+		for _, found := range orgCapWordRe.FindAllString(text, -1) {
+			words := strings.Fields(found)
+			for n := 1; n <= len(words); n++ { // "Widgetly API" holds "Widgetly"
+				w := strings.Join(words[:n], " ")
+				if !strings.EqualFold(strings.NewReplacer(" ", "", "-", "", ".", "").Replace(w), want) || !orgName(w) {
+					continue
+				}
+				if _, tech := casebook.NormalizeTag(w); !tech {
+					return w
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// orgCapWordRe is a capitalised name of one to three words.
+var orgCapWordRe = regexp.MustCompile(orgCapName)
+
+// A post signed by its company's team on a line of its own at the end:
+// "— The Acme Team", "The Acme Engineering Team", "Команда Acme", "Acme团队".
+var signOffRes = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^[-—–~*_ ]*(?:[Tt]he )?` + orgCapName + `(?: [Ee]ngineering| [Ii]nfrastructure| SRE| [Rr]eliability)? [Tt]eam[.!*_ ]*$`),
+	regexp.MustCompile(`(?m)^[-—–~*_ ]*(?:[Кк]оманда) «?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2})»?[.!*_ ]*$`),
+	regexp.MustCompile(`(?m)^[-—–~*_ ]*([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2}) ?(?:技术)?团队[。！*_ ]*$`),
+}
+
+// signOffOrganization returns the company a sign-off line in the last
+// part of the text names, or "".
+func signOffOrganization(text string) string {
+	if len(text) > orgTailScan {
+		cut := len(text) - orgTailScan
+		for cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut++
+		}
+		text = text[cut:]
+	}
+	for _, re := range signOffRes {
+		for _, m := range re.FindAllStringSubmatch(text, 3) {
+			words := strings.Fields(strings.TrimRight(m[1], ".-"))
+			for len(words) > 1 && teamWords[words[len(words)-1]] { // "Acme Engineering Team"
+				words = words[:len(words)-1]
+			}
+			name, first := strings.Join(words, " "), words[0]
+			if teamWords[first] || !orgName(name) {
+				continue
+			}
+			if _, tech := casebook.NormalizeTag(first); tech {
+				continue
+			}
+			return name
+		}
+	}
+	return ""
 }
 
 // orgName rejects what the patterns catch but is no organisation: common
@@ -144,7 +221,7 @@ func ruStem(name string) string {
 // stands in the genitive ("клиенты Лесторга"), and in Chinese, where a run
 // of Han characters has no edge to tell a name from the words before it.
 var teamRes = []*regexp.Regexp{
-	regexp.MustCompile(`\b(?:[Tt]he|[Aa]t|[Ff]or|[Oo]f|[Tt]o|[Bb]y|[Ff]rom) ` + orgCapName +
+	regexp.MustCompile(`\b(?:[Tt]he|[Aa]t|[Ff]or|[Oo]f|[Tt]o|[Bb]y|[Ff]rom) (?:all |our |affected |many |some |most )?` + orgCapName +
 		` (?:team|teams|engineers|engineering|on-call|customers|users|employees|staff)\b`),
 	regexp.MustCompile(orgCapName + `['’]s (?:team|teams|engineers|engineering|on-call|customers|users|employees|staff|infrastructure|platform)\b`),
 	regexp.MustCompile(`(?:[Кк]оманд(?:а|ы|е|у|ой)|[Ии]нженер(?:ы|ов|ам|ами)|[Кк]лиент(?:ы|ов|ам|ами)|[Сс]отрудник(?:и|ов|ам|ами)|[Пп]ользовател(?:и|ей|ям|ями)) «?([A-Z][\w&.-]*[\w&](?: [A-Z][\w&.-]*[\w&]){0,2})»?`),
@@ -287,6 +364,8 @@ var eventOrgRes = []*regexp.Regexp{
 	// "Acme engineers identified the cause", "Acme sincerely apologizes"
 	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n|, )` + orgCapName + ` (?:engineers|on-call engineers|SREs|support) (?:identified|found|noticed|discovered|determined|observed|began|started|investigated|responded|mitigated|deployed|rolled|were paged|were alerted)\b`),
 	regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)` + orgCapName + ` (?:sincerely |deeply |truly )?apologi[sz]es\b`),
+	// "Acme's API returned errors", "Acme's control plane"
+	regexp.MustCompile(`(?:^|[\s(])` + orgCapName + `['’]s (?:API|APIs|services|service|systems|network|website|web app|app|dashboard|servers|databases?|backend|data ?cent(?:er|re)s|status page|production|control plane|storage|edge|CDN)\b`),
 }
 
 // eventThirdParty marks a sentence's rest that tells the outage reached

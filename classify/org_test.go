@@ -89,6 +89,9 @@ func TestEventOrganization(t *testing.T) {
 		{"en third party upstream", "Lumenhost had a major outage at our upstream provider. Lumenhost said sorry.", ""},
 		{"en named once", "Widgetly customers experienced elevated errors.", ""},
 		{"en a part of an organisation", "Support engineers identified the ticket. Support was busy.", ""},
+		{"en X's API, named twice", "For 40 minutes Widgetly's API returned errors. Widgetly rolled back the release.", "Widgetly"},
+		{"en a vendor's API that reached us", "Lumenhost's API returned errors to our checkout. Lumenhost fixed it.", ""},
+		{"en a technology's possessive", "Kubernetes's control plane was slow. Kubernetes is hard.", ""},
 	} {
 		if got := textOrganization("", tt.text); got != tt.want {
 			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
@@ -109,6 +112,29 @@ func TestCopyrightOrganization(t *testing.T) {
 		{"en a theme's credit", "The cache failed.\n© 2024 Powered by Hugo", ""},
 		{"ru legal form", "Кэш упал.\n© 2024 ООО «Ромашка»", "Ромашка"},
 		{"zh company", "缓存挂了。\n© 2024 青木科技有限公司 版权所有", "青木"},
+	} {
+		if got := textOrganization("", tt.text); got != tt.want {
+			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestStatusHostAndSignOff: the status page "we" keep names the company
+// as the text spells it; a sign-off line at the end names its team's
+// company; another party's status page, a name the text never spells,
+// a part of an organisation sign nobody.
+func TestStatusHostAndSignOff(t *testing.T) {
+	for _, tt := range []struct{ name, text, want string }{
+		{"en we posted on status.x", "We posted updates on status.widgetly.io every 30 minutes. Widgetly API calls failed.", "Widgetly"},
+		{"en our status page", "Our status page (widgetlystatus.com) was slow too. Widgetly users saw errors.", "Widgetly"},
+		{"en another party's status page", "AWS posted updates on status.aws.amazon.com. Amazon fixed it.", ""},
+		{"en the host only", "We posted updates on status.widgetly.io every 30 minutes.", ""},
+		{"en sign-off", "The cache failed and we restarted it.\n\n— The Widgetly Team", "Widgetly"},
+		{"en engineering sign-off", "The cache failed.\n\nThe Blue Harbor Engineering Team", "Blue Harbor"},
+		{"en a part of an organisation signs", "The cache failed.\n\n— The SRE Team", ""},
+		{"ru sign-off", "Кэш упал, мы его перезапустили.\n\nКоманда Widgetly", "Widgetly"},
+		{"zh sign-off", "缓存挂了，我们重启了它。\n\nWidgetly 技术团队", "Widgetly"},
+		{"en all our customers", "We apologise to all Widgetly customers. Widgetly will do better.", "Widgetly"},
 	} {
 		if got := textOrganization("", tt.text); got != tt.want {
 			t.Errorf("%s: textOrganization = %q, want %q", tt.name, got, tt.want)
