@@ -86,7 +86,8 @@ func TestTagSlug(t *testing.T) {
 		{"k8s", "kubernetes", true},
 		{"Постгрес", "postgresql", true},
 		{"SearXNG", "searxng", true},
-		{"crates.io", "crates.io", true},
+		{"crates.io", "crates-io", true},
+		{"widgets.io", "widgets.io", true},
 		{"#envoy-gateway", "envoy-gateway", true},
 		{"no such tag", "", false},
 		{"tag/with/slash", "", false},
@@ -96,6 +97,31 @@ func TestTagSlug(t *testing.T) {
 		got, ok := TagSlug(tc.in)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("TagSlug(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestTagAliasesSession5: the clouds, managed services and Russian case
+// forms added from general knowledge resolve in every script.
+func TestTagAliasesSession5(t *testing.T) {
+	for in, want := range map[string]string{
+		"Google Cloud": "gcp", "гугл клауд": "gcp", "谷歌云": "gcp", "微软云": "azure", "亚马逊云科技": "aws",
+		"Кафке": "kafka", "Кубере": "kubernetes", "Постгреса": "postgresql", "Редисе": "redis", "Докере": "docker",
+		"Графане": "grafana", "Tencent Kubernetes Engine": "tke", "腾讯云容器服务": "tke", "百度云": "baidu-cloud",
+		"Yandex Cloud": "yandex-cloud", "Селектел": "selectel", "VK Cloud": "vk-cloud", "crates.io": "crates-io",
+		"Azure DevOps": "azure-devops", "Entra ID": "azure-ad", "Cloud Bigtable": "bigtable", "CDN": "cdn",
+		"内容分发网络": "cdn", "сеть доставки контента": "cdn", "cert-manager": "cert-manager", "OOM killer": "oom-killer",
+		"io_uring": "io-uring", "Астра Линукс": "astra-linux", "银河麒麟": "kylin-os", "钉钉": "dingtalk",
+		"Битрикс24": "bitrix24", "Open WebUI": "openwebui", "Apache SkyWalking": "skywalking",
+	} {
+		if got, ok := NormalizeTag(in); !ok || got != want {
+			t.Errorf("NormalizeTag(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	// common words stay out of the table as slugs: they would tag every post
+	for _, w := range []string{"kind", "bind", "swap", "express", "rest", "vault", "render", "status page", "lark"} {
+		if slug, ok := NormalizeTag(w); ok {
+			t.Errorf("NormalizeTag(%q) = %q: a common word is no tag", w, slug)
 		}
 	}
 }

@@ -114,3 +114,25 @@ func TestZhUpdateIsNoUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// General root-cause words added in session 5, one made-up sentence per
+// language each (security, expiry, dependency, hardware, deployment).
+func TestRootCauseGeneralWordsSession5(t *testing.T) {
+	lc := labelIndex(rootCauseCues)
+	for _, tc := range []struct{ text, label string }{
+		{"unauthorized access through a leaked credentials file", "security"},
+		{"несанкционированный доступ к базе через старую учётку", "security"},
+		{"未授权访问导致数据泄露", "security"},
+		{"the signing key had expired overnight", "expiry"},
+		{"an outage at our provider's saas api", "dependency"},
+		{"сбой оборудования в стойке", "hardware"},
+		{"服务器故障，网卡故障随后出现", "hardware"},
+		{"the canary stage of the deployment pipeline skipped health checks", "deployment"},
+		{"при раскатке новой версии порядок шагов нарушился", "deployment"},
+		{"外部服务返回错误，服务商没有通知", "dependency"},
+	} {
+		if labelCounts(lc, tc.text)[tc.label] == 0 {
+			t.Errorf("labelCounts(%q) has no %s: %v", tc.text, tc.label, labelCounts(lc, tc.text))
+		}
+	}
+}

@@ -78,7 +78,7 @@ func isWordRune(r rune) bool {
 // Tag selection: a tag in the title, the front matter or the root cause
 // counts outright; elsewhere it must recur. At most maxTags, most-mentioned first.
 const (
-	maxTags      = 8
+	maxTags      = 6
 	tagMinCount  = 2
 	titleWeight  = 3
 	causeWeight  = 2
@@ -157,6 +157,20 @@ var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "
 
 const broadMinCount = 6
 
+// tagParent names the platform a managed service or a distribution runs
+// on, from general knowledge: a post that names EKS is about AWS too.
+var tagParent = map[string]string{
+	"eks": "aws", "ec2": "aws", "ebs": "aws", "s3": "aws", "rds": "aws", "elasticache": "aws", "cloudwatch": "aws",
+	"aurora": "aws", "dynamodb": "aws", "lambda": "aws", "fargate": "aws", "ecs": "aws", "route53": "aws",
+	"cloudfront": "aws", "sqs": "aws", "sns": "aws", "kinesis": "aws", "efs": "aws", "msk": "aws", "redshift": "aws",
+	"cloudtrail": "aws", "aws-vpc-cni": "aws", "amazon-linux": "aws", "eventbridge": "aws", "step-functions": "aws",
+	"gke": "gcp", "gce": "gcp", "gcs": "gcp", "bigquery": "gcp", "cloud-run": "gcp", "cloud-sql": "gcp",
+	"spanner": "gcp", "memorystore": "gcp", "app-engine": "gcp", "cloud-functions": "gcp", "pubsub": "gcp", "bigtable": "gcp",
+	"aks": "azure", "cosmosdb": "azure", "azure-functions": "azure", "azure-devops": "azure", "azure-ad": "azure",
+	"azure-blob": "azure", "azure-sql": "azure", "azure-front-door": "azure",
+	"tke": "tencent-cloud",
+}
+
 func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	var body, low strings.Builder
 	for _, u := range a.units {
@@ -189,6 +203,17 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 		}
 	}
 	scores := map[string]float64{}
+	for child, parent := range tagParent {
+		// a managed service is its provider's: EKS runs on AWS, GKE on GCP
+		if b := bonus[child]; b > 0 && bonus[parent] == 0 {
+			bonus[parent] = b
+			if counts[parent] < counts[child] {
+				counts[parent] = counts[child]
+			}
+		} else if counts[child] >= tagMinCount && counts[parent] < tagMinCount {
+			counts[parent] = tagMinCount
+		}
+	}
 	for slug := range bonus {
 		if _, ok := counts[slug]; !ok {
 			counts[slug] = 0 // a title mention counts even when the body never repeats it

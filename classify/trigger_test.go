@@ -181,3 +181,27 @@ func TestTriggerDescriptionFromEventSentence(t *testing.T) {
 		})
 	}
 }
+
+// General trigger words added in session 5, one made-up sentence per
+// language each (traffic, hardware, dependency, deploy, config).
+func TestTriggerGeneralWordsSession5(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"a traffic increase from the newsletter filled the queue", "traffic-surge"},
+		{"рост нагрузки в понедельник утром забил очередь", "traffic-surge"},
+		{"秒杀活动开始，订单服务被打满", "traffic-surge"},
+		{"a power failure in one rack took the primary down", "hardware-event"},
+		{"отключение питания в стойке уронило основной сервер", "hardware-event"},
+		{"机柜断电，主库所在的服务器停止工作", "hardware-event"},
+		{"an upstream provider returned errors for every request", "dependency-event"},
+		{"сбой стороннего сервиса оплаты оборвал заказы", "dependency-event"},
+		{"云服务商故障，对象存储无法写入", "dependency-event"},
+		{"the canary sent half of the requests to the broken build", "deploy"},
+		{"во время раскатки новой сборки часть подов не поднялась", "deploy"},
+		{"a feature flag turned on the new cache for everyone", "config-change"},
+	}
+	for _, tc := range cases {
+		if got, _ := bestTrigger([]triggerText{{tc.text, 3, false}}); got != tc.want {
+			t.Errorf("bestTrigger(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

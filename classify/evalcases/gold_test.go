@@ -73,7 +73,7 @@ func TestGoldSet(t *testing.T) {
 		// classify's TestLabelsHeldOut holds the held-out figures)
 		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.83, "ru": 0.77, "zh": 0.84}},
 		{"organization", func(l string) float64 { v, _ := rep.Get("organization", l); return v }, map[string]float64{"en": 0.77, "ru": 0.88, "zh": 0.92}},
-		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.65, "ru": 0.65, "zh": 0.70}},
+		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.68, "ru": 0.68, "zh": 0.70}},
 		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.66, "ru": 0.77, "zh": 0.77}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
