@@ -126,7 +126,7 @@ var TagAliases = map[string][]string{
 	"sql-server": {"sql server", "mssql"}, "tidb": {}, "tikv": {}, "timescaledb": {}, "vitess": {}, "zookeeper": {"zk"},
 	"loki": {"=Loki"}, "thanos": {}, "jaeger": {}, "opentelemetry": {"otel"}, "victoriametrics": {},
 	// languages, runtimes, frameworks, servers
-	"javascript": {"=JavaScript", "джаваскрипт"}, "csharp": {"c#", "=C#"}, "dotnet": {".net", "=.NET"}, "scala": {},
+	"javascript": {"=JavaScript", "джаваскрипт"}, "csharp": {"c#", "=C#"}, "dotnet": {"=.NET", "dotnet core", ".net core", ".net framework"}, "scala": {},
 	"erlang": {}, "elixir": {}, "lua": {"=Lua"}, "perl": {"=Perl"}, "bash": {"=Bash"}, "powershell": {},
 	"django": {}, "flask": {"=Flask"}, "fastapi": {}, "rails": {"ruby on rails", "=Rails"}, "spring": {"=Spring", "spring boot"},
 	"laravel": {}, "react": {"=React"}, "nextjs": {"next.js"}, "streamlit": {}, "gunicorn": {}, "uwsgi": {},

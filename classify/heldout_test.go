@@ -359,13 +359,13 @@ func TestLabelsHeldOut(t *testing.T) {
 		t.Log("\n" + rep.sourceTable())
 	}
 	// measured held out: organization 0.94/1.00/1.00, root cause
-	// 0.78/0.78/0.77, trigger kind 0.44/0.89/0.62, tags 0.49/0.45/0.56 (session 5: 0.50/0.45/0.57);
+	// 0.78/0.78/0.77, trigger kind 0.44/0.89/0.62, tags 0.49/0.45/0.56 (session 5: 0.50/0.45/0.60);
 	// the floors leave room for one document to move
 	floors := map[string]map[string]float64{
 		"organization":        {"en": 0.77, "ru": 0.88, "zh": 0.92},
 		"root_cause.category": {"en": 0.72, "ru": 0.66, "zh": 0.69},
 		"trigger.kind":        {"en": 0.38, "ru": 0.77, "zh": 0.54},
-		"tags":                {"en": 0.46, "ru": 0.40, "zh": 0.53},
+		"tags":                {"en": 0.46, "ru": 0.40, "zh": 0.56},
 	}
 	for field, byLang := range floors {
 		for lang, min := range byLang {

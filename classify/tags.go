@@ -224,7 +224,49 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 			scores[slug] = float64(n) + bonus[slug]
 		}
 	}
+	if len(scores) < tagFillTo {
+		// a post that names few technologies: the ones it names once count
+		// too, in the order the story names them, up to tagFillTo
+		a.fillOnceNamed(scores, counts)
+	}
 	return scores
+}
+
+// tagFillTo is how many tags a post that names few should get from names
+// it mentions only once (the "3-8 that matter").
+const tagFillTo = 3
+
+// fillOnceNamed adds the tags counts holds once, first-named first, with
+// scores below every tag that recurs, until scores holds tagFillTo.
+func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]int) {
+	w := 0.9
+	for i := range a.units {
+		if len(scores) >= tagFillTo {
+			return
+		}
+		u := &a.units[i]
+		if u.assigned != fSymptoms && u.assigned != fRootCause && u.assigned != fTrigger && u.assigned != fRemediation {
+			continue // background and plans name what the incident did not run through
+		}
+		found := tagCounts(u.text, u.low)
+		for _, slug := range sortedCounts(found) {
+			if _, ok := scores[slug]; ok || counts[slug] != 1 || len(scores) >= tagFillTo {
+				continue
+			}
+			scores[slug] = w
+			w -= 0.01
+		}
+	}
+}
+
+// sortedCounts is m's keys in order.
+func sortedCounts(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (a *analysis) fillTags(cs *casebook.Case) {

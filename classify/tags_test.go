@@ -35,3 +35,26 @@ func TestTagParentNotFromOneMention(t *testing.T) {
 		t.Errorf("tags = %v, want no aws or lambda", tags)
 	}
 }
+
+// TestTagFillOnceNamed: a post that names few technologies gets, up to
+// tagFillTo, the ones its symptoms or fixes name once; one named once in
+// background does not count. A domain ending in .net is no .NET.
+func TestTagFillOnceNamed(t *testing.T) {
+	for _, tc := range []struct{ name, md, want, not string }{
+		{"en", "# Checkout outage\n\n## Background\n\nWe once evaluated Cassandra for the catalogue.\n\n## Symptoms\n\n" +
+			"HAProxy returned 503 for every checkout request for forty minutes.\n\n## Root cause\n\n" +
+			"A stale pool of backend addresses was kept after the move to new hosts.\n", "haproxy", "cassandra"},
+		{"ru", "# Сбой оформления заказов\n\n## Предыстория\n\nКогда-то мы пробовали Cassandra для каталога.\n\n## Симптомы\n\n" +
+			"HAProxy сорок минут отвечал 503 на каждый запрос оформления заказа.\n\n## Причина\n\n" +
+			"После переезда на новые хосты остался устаревший список адресов бэкендов.\n", "haproxy", "cassandra"},
+		{"zh", "# 下单故障\n\n## 背景\n\n我们曾经评估过 Cassandra 作为商品库。\n\n## 现象\n\n" +
+			"HAProxy 在四十分钟内对每个下单请求都返回 503。\n\n## 根本原因\n\n迁移到新主机后，后端地址列表没有更新。\n", "haproxy", "cassandra"},
+		{"domain", "# Site down\n\n## Symptoms\n\nThe page at shop.example.net returned 502 from nginx for an hour.\n\n" +
+			"## Root cause\n\nThe upstream pool pointed at a removed host.\n", "nginx", "dotnet"},
+	} {
+		tags := classifyMarkdown(t, tc.md).Tags
+		if !slices.Contains(tags, tc.want) || slices.Contains(tags, tc.not) {
+			t.Errorf("%s: tags = %v, want %s and no %s", tc.name, tags, tc.want, tc.not)
+		}
+	}
+}
