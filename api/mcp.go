@@ -212,7 +212,7 @@ func (s *Server) MCPServer() *mcp.Server {
 				return nil, searchOut{}, err
 			}
 			out := searchOut{Query: q, Total: res.Total, Incidents: s.briefs(res.Items), NextCursor: res.NextCursor}
-			head := fmt.Sprintf("%d cases match %q", res.Total, q)
+			head := fmt.Sprintf("%s %q", countOf(res.Total, "case matches", "cases match"), q)
 			if res.NextCursor != "" {
 				head += fmt.Sprintf(" (next cursor %q)", res.NextCursor)
 			}
@@ -247,7 +247,7 @@ func (s *Server) MCPServer() *mcp.Server {
 				return nil, listOut{}, toolError("list: %v", err)
 			}
 			out := listOut{Incidents: s.briefs(items), NextCursor: next}
-			return toolText(briefText(fmt.Sprintf("%d cases (next cursor %q):", len(items), next), out.Incidents)), out, nil
+			return toolText(briefText(fmt.Sprintf("%s (next cursor %q):", countOf(len(items), "case", "cases"), next), out.Incidents)), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "get_topic", Title: "Get a topic", Annotations: readOnly("Get a topic"), Description: "A technology tag: its aliases, how many cases carry it and the newest of them."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in topicIn) (*mcp.CallToolResult, topicOut, error) {
@@ -259,7 +259,7 @@ func (s *Server) MCPServer() *mcp.Server {
 				return nil, topicOut{}, toolError("unknown topic %q", in.Tag)
 			}
 			out := topicOut{Tag: t.Tag, Aliases: t.Aliases, Count: t.Count, Incidents: s.briefs(t.Items)}
-			return toolText(briefText(fmt.Sprintf("Topic %s (aliases: %s): %d cases.", t.Tag, strings.Join(t.Aliases, ", "), t.Count), out.Incidents)), out, nil
+			return toolText(briefText(fmt.Sprintf("Topic %s (aliases: %s): %s.", t.Tag, strings.Join(t.Aliases, ", "), countOf(t.Count, "case", "cases")), out.Incidents)), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "vocab", Title: "Vocabulary", Annotations: readOnly("Vocabulary"), Description: "The controlled vocabulary: root-cause categories, triggers, detection methods, components and tags, with counts."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in vocabIn) (*mcp.CallToolResult, vocabAnswer, error) {
@@ -301,4 +301,13 @@ func (s *Server) readCaseResource(ctx context.Context, req *mcp.ReadResourceRequ
 func (s *Server) mcpHandler() http.Handler {
 	srv := s.MCPServer()
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+}
+
+// countOf says n with the noun phrase that agrees with it: "1 case matches",
+// "2 cases match". An agent reads these lines back to a person.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
