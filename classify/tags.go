@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -203,16 +205,22 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 		}
 	}
 	scores := map[string]float64{}
+	// A managed service is its provider's: EKS runs on AWS, GKE on GCP. The
+	// provider takes the best of its services, whatever the map's order.
+	inherited, floor := map[string]float64{}, map[string]int{}
 	for child, parent := range tagParent {
-		// a managed service is its provider's: EKS runs on AWS, GKE on GCP
 		if b := bonus[child]; b > 0 && bonus[parent] == 0 {
-			bonus[parent] = b
-			if counts[parent] < counts[child] {
-				counts[parent] = counts[child]
-			}
-		} else if counts[child] >= tagMinCount && counts[parent] < tagMinCount {
-			counts[parent] = tagMinCount
+			inherited[parent] = max(inherited[parent], b)
+			floor[parent] = max(floor[parent], counts[child])
+		} else if counts[child] >= tagMinCount {
+			floor[parent] = max(floor[parent], tagMinCount)
 		}
+	}
+	for parent, b := range inherited {
+		bonus[parent] = b
+	}
+	for parent, n := range floor {
+		counts[parent] = max(counts[parent], n)
 	}
 	for slug := range bonus {
 		if _, ok := counts[slug]; !ok {
@@ -249,7 +257,7 @@ func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]in
 			continue // background and plans name what the incident did not run through
 		}
 		found := tagCounts(u.text, u.low)
-		for _, slug := range sortedCounts(found) {
+		for _, slug := range slices.Sorted(maps.Keys(found)) {
 			if _, ok := scores[slug]; ok || counts[slug] != 1 || len(scores) >= tagFillTo {
 				continue
 			}
@@ -257,16 +265,6 @@ func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]in
 			w -= 0.01
 		}
 	}
-}
-
-// sortedCounts is m's keys in order.
-func sortedCounts(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (a *analysis) fillTags(cs *casebook.Case) {

@@ -58,3 +58,21 @@ func TestTagFillOnceNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestTagParentOrderFree: a platform named through two of its services
+// (EKS in the title, S3 in the cause) scores the same on every run: the
+// services are read in no order the map happens to give.
+func TestTagParentOrderFree(t *testing.T) {
+	md := "# EKS nodes lost their volumes\n\nOn Monday three EKS nodes lost their volumes and Redis clients timed out. " +
+		"Redis failed over twice and Redis replicas lagged; Kafka consumers stalled and Kafka lag grew.\n\n## Root cause\n\n" +
+		"A lifecycle rule on the S3 bucket deleted the snapshots the nodes booted from.\n"
+	first := classifyMarkdown(t, md).Tags
+	for range 40 {
+		if got := classifyMarkdown(t, md).Tags; !slices.Equal(got, first) {
+			t.Fatalf("tags = %v, then %v: the platform's score depends on the map's order", first, got)
+		}
+	}
+	if !slices.Contains(first, "aws") {
+		t.Errorf("tags = %v, want aws", first)
+	}
+}
