@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
 )
 
 // The organisation the text names as its own, when the page's metadata and
@@ -46,6 +47,18 @@ const orgTextScan = 8000
 // orgTailScan is how much of a long text's end is read too.
 const orgTailScan = 2000
 
+// textTail is the last n bytes of text or a little less, cut at a rune's start.
+func textTail(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	cut := len(text) - n
+	for cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut++
+	}
+	return text[cut:]
+}
+
 // notOrgWords are capitalised words the patterns catch that name no
 // organisation ("At first, we", "At the time we", "At 10:00 we").
 var notOrgWords = map[string]bool{"First": true, "The": true, "That": true, "This": true, "Some": true, "Least": true,
@@ -67,20 +80,14 @@ const zhNotOrg = "上前这那某一我本该大小其别每另"
 
 // textOrganization returns the organisation the text names as its own, or "".
 func textOrganization(title, text string) string {
-	full := text
 	if len(text) > orgTextScan {
 		// the start, where a post says who "we" are, and the end, where it
 		// signs off ("— The Acme Team") or carries a copyright line
-		cut := len(text) - orgTailScan
-		for cut < len(text) && !utf8.RuneStart(text[cut]) {
-			cut++
-		}
 		end := orgTextScan
 		for end > 0 && !utf8.RuneStart(text[end]) {
 			end--
 		}
-		text = text[:end] + "\n" + text[cut:]
-		full = text
+		text = text[:end] + "\n" + textTail(text, orgTailScan)
 	}
 	for i, re := range orgTextRes {
 		if !slices.ContainsFunc(orgTextAnchors[i], func(a string) bool { return strings.Contains(text, a) }) {
@@ -113,10 +120,10 @@ func textOrganization(title, text string) string {
 	if name := statusHostOrganization(text); name != "" {
 		return name
 	}
-	if name := signOffOrganization(full); name != "" {
+	if name := signOffOrganization(text); name != "" {
 		return name
 	}
-	return copyrightOrganization(full)
+	return copyrightOrganization(text)
 }
 
 // A post that tells of keeping its own status page names the company's
@@ -164,13 +171,7 @@ var signOffRes = []*regexp.Regexp{
 // signOffOrganization returns the company a sign-off line in the last
 // part of the text names, or "".
 func signOffOrganization(text string) string {
-	if len(text) > orgTailScan {
-		cut := len(text) - orgTailScan
-		for cut < len(text) && !utf8.RuneStart(text[cut]) {
-			cut++
-		}
-		text = text[cut:]
-	}
+	text = textTail(text, orgTailScan)
 	for _, re := range signOffRes {
 		for _, m := range re.FindAllStringSubmatch(text, 3) {
 			words := strings.Fields(strings.TrimRight(m[1], ".-"))
@@ -421,7 +422,7 @@ func copyrightOrganization(text string) string {
 		if strings.HasSuffix(name, " Inc") || strings.HasSuffix(name, " Ltd") || strings.HasSuffix(name, " LLC") {
 			legal, name = true, name[:strings.LastIndexByte(name, ' ')]
 		}
-		if !orgName(name) || siteEngineWords[strings.ToLower(strings.Fields(name)[0])] {
+		if first := strings.Fields(name)[0]; !orgName(name) || footerWords[strings.ToLower(first)] || extract.SiteEngine(first) {
 			continue
 		}
 		if legal || !strings.Contains(name, " ") && strings.Count(text, name) >= 2 {
@@ -436,8 +437,7 @@ func copyrightOrganization(text string) string {
 	return ""
 }
 
-// siteEngineWords are what a theme's footer credits ("© 2024 Powered by
-// Hugo"): never who had the incident.
-var siteEngineWords = map[string]bool{"powered": true, "hugo": true, "jekyll": true, "hexo": true, "medium": true,
-	"github": true, "gitlab": true, "wordpress": true, "ghost": true, "substack": true, "all": true, "the": true,
-	"zola": true, "gatsby": true, "docusaurus": true, "mkdocs": true, "netlify": true, "vercel": true}
+// footerWords open a theme's footer credit rather than a name ("© 2024
+// Powered by Hugo", "© All rights reserved"); the site engines themselves
+// are extract's list.
+var footerWords = map[string]bool{"powered": true, "all": true, "the": true}

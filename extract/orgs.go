@@ -252,6 +252,10 @@ var siteEngines = map[string]bool{"hugo": true, "jekyll": true, "hexo": true, "g
 	"gitlab": true, "notion": true, "netlify": true, "vercel": true, "readthedocs": true, "sphinx": true,
 	"localhost": true, "mysite": true, "mysitename": true, "sitename": true, "website": true, "home": true}
 
+// SiteEngine reports a site generator's or blog host's name ("Hugo",
+// "Medium"): what a theme credits, never who runs the site.
+func SiteEngine(name string) bool { return siteEngines[squash(name)] }
+
 // statedSiteName is a site's own name taken as it stands, where no domain
 // can vouch for it: short, capitalised, not a blog's, a person's blog's or
 // a site engine's name.
