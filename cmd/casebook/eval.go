@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/classify/evalcases"
 	"github.com/casebook/casebook/classify/evalrelevance"
 	"github.com/casebook/casebook/extract/evalcontent"
@@ -43,11 +44,21 @@ func runEval(ctx context.Context, args []string) error {
 		shared := fs.String("shared", "", "the tree the gold files' doc paths are relative to (default: GOLD/../..)")
 		bySource := fs.Bool("by-source", false, "also score leave-one-source-out: per-source figures and cross-source beside in-sample")
 		perDoc := fs.Bool("perdoc", false, "print every document's scores")
+		loss := fs.Bool("loss", false, "instead of scores, tally per language and text field where the gold sentences' tokens go (right, nowhere, another field) and where wrong ones come from")
+		lossSentences := fs.Bool("loss-sentences", false, "with --loss, print every lost or wrong sentence too")
 		if err := fs.Parse(args[1:]); err != nil {
 			return flagError(err)
 		}
 		if *gold == "" {
 			return &usageError{"give --gold DIR"}
+		}
+		if *loss || *lossSentences {
+			exs, err := evalcases.LoadExamples(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared})
+			if err != nil {
+				return err
+			}
+			evalcases.WriteLoss(os.Stdout, evalcases.Loss(exs, classify.New(classify.Config{}), os.Stdout, *lossSentences))
+			return nil
 		}
 		_, err := evalcases.Run(ctx, evalcases.Config{GoldDir: *gold, SharedDir: *shared, BySource: *bySource, PerDoc: *perDoc, Fit: evalcases.DefaultFit}, os.Stdout)
 		return err
