@@ -188,7 +188,10 @@ func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 	var pulls sync.WaitGroup
 	defer pulls.Wait()
 	var failures atomic.Int32
-	var lastErr atomic.Value // error of the latest failed pull
+	// lastErr holds the latest failed pull's error, boxed: atomic.Value
+	// panics when one Store's concrete type differs from the first's, and
+	// pull errors come in several types.
+	var lastErr atomic.Value
 	for {
 		select {
 		case sem <- struct{}{}:
@@ -231,18 +234,19 @@ func (r *Runner) consume(ctx context.Context, sem chan struct{}) error {
 				release(sem, n-got)
 				if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.Canceled) {
 					failures.Add(1)
-					lastErr.Store(err)
+					lastErr.Store(pullError{err})
 					r.cfg.Log.Warn("pull ended with an error", "stage", r.stage, "err", err)
 				}
 			}()
 		} else {
 			release(sem, n)
 			failures.Add(1)
-			lastErr.Store(err)
+			lastErr.Store(pullError{err})
 			r.cfg.Log.Warn("pull failed", "stage", r.stage, "err", err)
 		}
 		if f := failures.Load(); f > 20 {
-			err, _ := lastErr.Load().(error)
+			box, _ := lastErr.Load().(pullError)
+			err := box.err
 			return fmt.Errorf("pull keeps failing: %w", err)
 		} else if f > 0 {
 			select {
@@ -496,3 +500,7 @@ func (r *Runner) deadLetter(ctx context.Context, m *message, cause error) {
 	r.cfg.Log.Error("dead-lettered", "stage", r.stage, "submission", m.SubmissionID, "attempts", m.Attempt, "err", cause)
 	_ = m.msg.Term()
 }
+
+// pullError boxes a pull's error so that every Store into an atomic.Value
+// has one concrete type.
+type pullError struct{ err error }
