@@ -349,6 +349,12 @@ const (
 	recapMin       = 1.5
 )
 
+// experienced marks a sentence telling what someone met with: users,
+// customers, requests or a system experienced, saw, encountered or got it.
+var experienced = cues("experienc", "saw ", "were seeing", "was seeing", "encounter", "received", "were getting", "got ",
+	"столкнул", "получал", "получили", "видел", "наблюдал", "испытыва",
+	"遇到", "遭遇", "收到", "出现", "感受到")
+
 // problemBonus leans a vaguely headed problem section toward symptoms.
 const problemBonus = 1.0
 
@@ -385,7 +391,15 @@ func route(u *unit) field {
 		}
 	}
 	switch u.kind {
-	case fSkip, fImpact:
+	case fSkip:
+		return fNone
+	case fImpact:
+		// an impact section tells what users saw: a sentence whose failure
+		// words reach the narrative minimum is a symptom; figures and
+		// scope are impact, and go nowhere
+		if best == fSymptoms && bestScore >= narrativeMin && !u.advice && experienced.any(u.low) {
+			return fSymptoms
+		}
 		return fNone
 	case fSymptoms, fRootCause, fTrigger, fDetection, fRemediation:
 		if u.advice && u.scores[u.kind] < overrideMin {

@@ -176,3 +176,36 @@ func TestTimeOutFormsAreSymptoms(t *testing.T) {
 		}
 	}
 }
+
+// An impact section tells what users met with and how much was hit: a
+// sentence in it that tells an experienced failure is a symptom, a figure or
+// a scope is not (impact.go reads those).
+func TestImpactExperiencedIsSymptom(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"en", "# Checkout outage\n\n## Summary\n\nOn Tuesday the checkout service failed for an hour.\n\n## Impact\n\n" +
+			"- Shoppers experienced timeouts and errors on the payment page\n- 12% of orders in the EU region\n",
+			[]routeWant{
+				{"Shoppers experienced timeouts and errors on the payment page", "symptoms"},
+				{"12% of orders in the EU region", ""},
+			}},
+		{"ru", "# Сбой оплаты\n\n## Кратко\n\nВо вторник сервис оплаты не работал час.\n\n## Влияние\n\n" +
+			"- Покупатели получали ошибки и таймауты на странице оплаты\n- 12% заказов в регионе EU\n",
+			[]routeWant{
+				{"Покупатели получали ошибки и таймауты на странице оплаты", "symptoms"},
+				{"12% заказов в регионе EU", ""},
+			}},
+		{"zh", "# 支付故障\n\n## 概述\n\n周二支付服务中断了一个小时。\n\n## 影响\n\n" +
+			"- 用户在支付页面遇到超时和报错\n- 欧洲区 12% 的订单\n",
+			[]routeWant{
+				{"用户在支付页面遇到超时和报错", "symptoms"},
+				{"欧洲区 12% 的订单", ""},
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkRoutes(t, c.md, c.want) })
+	}
+}
