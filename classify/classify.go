@@ -481,6 +481,13 @@ func labelParagraph(text string) (field, bool) {
 	if utf8.RuneCountInString(t) > 30 {
 		return fNone, false
 	}
+	if strings.ContainsAny(strings.TrimRight(t, ":："), "，。；") {
+		// "最重要的是最后这个链接，留言里写着：": a Chinese clause leading
+		// in to a quote, not a label; Chinese labels (解决方法：, 原因：)
+		// are set phrases without a comma, English and Russian ones may
+		// have one ("So, the root cause:", "Итак, причина:")
+		return fNone, false
+	}
 	k, _ := headingKind(strings.TrimRight(t, ":："))
 	return k, true
 }

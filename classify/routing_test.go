@@ -209,3 +209,21 @@ func TestImpactExperiencedIsSymptom(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkRoutes(t, c.md, c.want) })
 	}
 }
+
+// A Chinese paragraph ending in a colon is a label only when it is a set
+// phrase ("解决方法："); a clause with a comma that leads in to what follows
+// is a sentence, even when it holds a conclusion's word ("最后").
+func TestChineseLeadInIsNoLabel(t *testing.T) {
+	md := "# 接口超时\n\n## 排查\n\n我们翻了很久日志，最后找到一条提示，内容如下：\n\n" +
+		"连接池里的连接一直没有释放。\n\n解决方法：\n\n我们调大了连接池并重启了服务。\n"
+	got := routesOf(t, md)
+	if _, ok := got["我们翻了很久日志，最后找到一条提示，内容如下："]; !ok {
+		t.Errorf("the lead-in is no sentence: %v", got)
+	}
+	if f := got["连接池里的连接一直没有释放。"]; f == "lessons" {
+		t.Errorf("the sentence after the lead-in went to lessons, as under a conclusion")
+	}
+	if f := got["我们调大了连接池并重启了服务。"]; f != "remediation" {
+		t.Errorf("the sentence under the label 解决方法 went to %q, want remediation", f)
+	}
+}
