@@ -58,7 +58,9 @@ func TestGoldSet(t *testing.T) {
 	// 0.54 in zh with the model's veto at p 0.15 (in-sample 0.61/0.42/0.56) and empty kept 0.91/0.91/0.96 (in-sample
 	// 0.91/0.91/1.00). With Markdown-wrapped Chinese sentences kept whole
 	// and the plan_item feature: text F1 0.609/0.420/0.538 (in-sample
-	// 0.609/0.423/0.555), empty kept 0.91/0.91/1.00. The floors leave room for
+	// 0.609/0.423/0.555), empty kept 0.91/0.91/1.00; session 6 (experienced failures
+	// under an impact heading, Chinese lead-ins no labels) 0.615/0.418/0.550
+	// (in-sample 0.614/0.423/0.567). The floors leave room for
 	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
 		what  string
@@ -77,7 +79,7 @@ func TestGoldSet(t *testing.T) {
 		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.66, "ru": 0.77, "zh": 0.77}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.59, "ru": 0.40, "zh": 0.52}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.595, "ru": 0.40, "zh": 0.53}},
 		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.95}},
 	}
 	for _, f := range floors {
