@@ -33,9 +33,13 @@ type Config struct {
 	HandRules bool
 	// Fields is the field model to use; nil means the checked-in table.
 	Fields *FieldModel
-	// RelevanceLow and RelevanceHigh bound the uncertain band (flagged
-	// drafts); 0 means DefaultLow and DefaultHigh.
+	// RelevanceLow and RelevanceHigh, when not 0, bound the uncertain band
+	// (flagged drafts) of every language; 0 means each language's band from
+	// RelevanceBands or the fitted table (BandFor).
 	RelevanceLow, RelevanceHigh float64
+	// RelevanceBands replaces the fitted band of the languages it names
+	// ("" for a language with no band of its own).
+	RelevanceBands map[string]RelevanceBand
 	// RelevanceModel replaces the checked-in weights (leave-one-source-out
 	// evaluation); nil means the fitted table.
 	RelevanceModel *RelevanceModel
@@ -46,7 +50,8 @@ type Config struct {
 type Classifier struct {
 	cfg    Config
 	lang   *LanguageDetector
-	fields *FieldModel // nil: hand rules only
+	fields *FieldModel              // nil: hand rules only
+	bands  map[string]RelevanceBand // resolved per language, "" for the rest
 }
 
 // New builds a classifier and loads its language models.
@@ -54,13 +59,7 @@ func New(cfg Config) *Classifier {
 	if cfg.RelevanceThreshold == 0 {
 		cfg.RelevanceThreshold = DefaultThreshold
 	}
-	if cfg.RelevanceLow == 0 {
-		cfg.RelevanceLow = min(DefaultLow, cfg.RelevanceThreshold)
-	}
-	if cfg.RelevanceHigh == 0 {
-		cfg.RelevanceHigh = max(DefaultHigh, cfg.RelevanceThreshold)
-	}
-	c := &Classifier{cfg: cfg, lang: NewLanguageDetector()}
+	c := &Classifier{cfg: cfg, lang: NewLanguageDetector(), bands: resolveBands(cfg)}
 	switch {
 	case cfg.HandRules:
 	case cfg.Fields != nil:
@@ -87,8 +86,50 @@ func (c *Classifier) WithFields(m *FieldModel) *Classifier {
 // Threshold returns the relevance threshold in use.
 func (c *Classifier) Threshold() float64 { return c.cfg.RelevanceThreshold }
 
-// Band returns the bounds of the uncertain band in use.
-func (c *Classifier) Band() (low, high float64) { return c.cfg.RelevanceLow, c.cfg.RelevanceHigh }
+// BandFor returns the bounds of the uncertain band of lang (en, ru, zh): a
+// crawled post scoring under low is skipped, one in [low, high) is drafted
+// flagged. Each language has its own band; a language without one gets the
+// fallback band.
+func (c *Classifier) BandFor(lang string) (low, high float64) {
+	b := c.bandOf(lang)
+	return b.Low, b.High
+}
+
+func (c *Classifier) bandOf(lang string) RelevanceBand {
+	bands := c.bands
+	if bands == nil { // a Classifier not made by New
+		bands = resolveBands(c.cfg)
+	}
+	if b, ok := bands[lang]; ok {
+		return b
+	}
+	return bands[""]
+}
+
+// resolveBands is the band of every language cfg and the fitted table
+// know. A fitted edge stays on its side of the threshold, as the table
+// chose it for the default threshold; cfg's RelevanceBands are taken as
+// given, and RelevanceLow and RelevanceHigh, when set, are every
+// language's.
+func resolveBands(cfg Config) map[string]RelevanceBand {
+	out := map[string]RelevanceBand{}
+	for l, b := range fittedBands {
+		out[l] = RelevanceBand{Low: min(b.Low, cfg.RelevanceThreshold), High: max(b.High, cfg.RelevanceThreshold)}
+	}
+	for l, b := range cfg.RelevanceBands {
+		out[l] = b
+	}
+	for l, b := range out {
+		if cfg.RelevanceLow != 0 {
+			b.Low = cfg.RelevanceLow
+		}
+		if cfg.RelevanceHigh != 0 {
+			b.High = cfg.RelevanceHigh
+		}
+		out[l] = b
+	}
+	return out
+}
 
 // DetectLanguage returns the case language of doc (en, ru, zh or und) and the
 // language seen as an ISO 639-1 code ("uk", "ja", "de"; "" if none could be
@@ -118,7 +159,7 @@ func (c *Classifier) Classify(doc *extract.Document) *casebook.Case {
 	}
 	a := analyse(doc)
 	// relevance reads the text and the units, before the field model re-routes
-	cs.Relevance = a.relevance(c.cfg, cs.Language)
+	cs.Relevance = a.relevance(c.cfg, c.bandOf(cs.Language), cs.Language)
 	a.fill(cs, c.fields, cs.Language)
 	cs.Extraction.Confidence["relevance"] = round2(cs.Relevance.Score)
 	cs.Extraction.Confidence["language"] = 0.9

@@ -493,12 +493,20 @@ func offTopic(x []float64) bool { return len(x) > rfTech && x[rfTech] < techFloo
 // Bands of the gate. A crawled post below Low is skipped; between Low and
 // High it is drafted flagged for the reviewer; from High on it is drafted.
 // The is_postmortem threshold lies in [Low, High]: the skip edge sits under
-// it so that a post the gate doubts is seen, not lost.
+// it so that a post the gate doubts is seen, not lost. Each language has
+// its own band (the threshold is one for all): the edge at which a
+// language keeps its incident posts differs with how its write-ups are told.
 const (
 	BandIncident    = "incident"
 	BandUncertain   = "uncertain"
 	BandNotIncident = "not-incident"
 )
+
+// RelevanceBand is one language's uncertain band: skip under Low, flag in
+// [Low, High), draft from High.
+type RelevanceBand struct {
+	Low, High float64
+}
 
 // relevanceOf scores x with m and names the deciding signals.
 func relevanceOf(m *RelevanceModel, x []float64, lang string, threshold, low, high float64) casebook.Relevance {
@@ -626,14 +634,15 @@ func RelevanceFeatures(doc *extract.Document) []float64 {
 	return x[:]
 }
 
-// relevance scores the analysed document with the checked-in weights.
-func (a *analysis) relevance(cfg Config, lang string) casebook.Relevance {
+// relevance scores the analysed document, a post in lang, with the
+// checked-in weights (or cfg's) and decides its band.
+func (a *analysis) relevance(cfg Config, band RelevanceBand, lang string) casebook.Relevance {
 	x := relevanceFeatures(a.doc, a.low, a.units)
 	m := cfg.RelevanceModel
 	if m == nil {
 		m = &fittedRelevance
 	}
-	return relevanceOf(m, x[:], lang, cfg.RelevanceThreshold, cfg.RelevanceLow, cfg.RelevanceHigh)
+	return relevanceOf(m, x[:], lang, cfg.RelevanceThreshold, band.Low, band.High)
 }
 
 // Fitted returns the checked-in weights.

@@ -114,7 +114,7 @@ func BenchmarkRelevance(b *testing.B) {
 	a := analyse(doc)
 	b.Run("fitted", func(b *testing.B) {
 		for b.Loop() {
-			a.relevance(Config{RelevanceThreshold: DefaultThreshold}, "en")
+			a.relevance(Config{RelevanceThreshold: DefaultThreshold}, fittedBands["en"], "en")
 		}
 	})
 	b.Run("v1", func(b *testing.B) {
@@ -122,4 +122,77 @@ func BenchmarkRelevance(b *testing.B) {
 			a.relevanceV1(DefaultThreshold)
 		}
 	})
+}
+
+// Each language is judged against its own band: the same made-up post is
+// skipped, flagged or drafted as its language's band says, whatever the
+// other languages' bands are; the default classifier uses the fitted band
+// of the post's language.
+func TestRelevanceBandPerLanguage(t *testing.T) {
+	base := testClassifier()
+	for _, tc := range relevanceCases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := extract.Extract([]byte(tc.text), extract.Options{Format: extract.FormatMarkdown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := base.Classify(doc)
+			lang, s := cs.Language, cs.Relevance.Score
+			if lang != tc.name[:2] {
+				t.Fatalf("language %s", lang)
+			}
+			low, high := base.BandFor(lang)
+			if fb := fittedBands[lang]; low != min(fb.Low, DefaultThreshold) || high != max(fb.High, DefaultThreshold) {
+				t.Errorf("BandFor(%s) [%.2f, %.2f), fitted %+v", lang, low, high, fb)
+			}
+			if got, want := cs.Relevance.Band, bandName(s, low, high); got != want {
+				t.Errorf("default classifier: score %.2f in [%.2f, %.2f) is %s, want %s", s, low, high, got, want)
+			}
+			// the post's language gets one band, every other language the
+			// opposite: only its own may decide
+			for _, c := range []struct {
+				own, other RelevanceBand
+				want       string
+			}{
+				{RelevanceBand{s + 0.01, s + 0.02}, RelevanceBand{s - 0.02, s - 0.01}, BandNotIncident},
+				{RelevanceBand{s - 0.01, s + 0.01}, RelevanceBand{s + 0.01, s + 0.02}, BandUncertain},
+				{RelevanceBand{s - 0.02, s - 0.01}, RelevanceBand{s + 0.01, s + 0.02}, BandIncident},
+			} {
+				bands := map[string]RelevanceBand{"": c.other}
+				for _, l := range []string{"en", "ru", "zh"} {
+					bands[l] = c.other
+				}
+				bands[lang] = c.own
+				cfg := Config{RelevanceThreshold: DefaultThreshold, RelevanceBands: bands}
+				cl := &Classifier{cfg: cfg, lang: base.lang, fields: base.fields, bands: resolveBands(cfg)}
+				if lo, hi := cl.BandFor(lang); lo != c.own.Low || hi != c.own.High {
+					t.Errorf("BandFor(%s) [%.2f, %.2f), want %+v", lang, lo, hi, c.own)
+				}
+				if got := cl.Classify(doc).Relevance.Band; got != c.want {
+					t.Errorf("score %.2f, own band %+v, others %+v: %s, want %s", s, c.own, c.other, got, c.want)
+				}
+			}
+		})
+	}
+	// a language with no band of its own gets the fallback; RelevanceLow and
+	// RelevanceHigh set every language's
+	if lo, hi := base.BandFor("xx"); lo != fittedBands[""].Low || hi != max(fittedBands[""].High, DefaultThreshold) {
+		t.Errorf("BandFor(xx) [%.2f, %.2f), want the fallback %+v", lo, hi, fittedBands[""])
+	}
+	over := New(Config{RelevanceLow: 0.22, RelevanceHigh: 0.44})
+	for _, l := range []string{"en", "ru", "zh", "xx"} {
+		if lo, hi := over.BandFor(l); lo != 0.22 || hi != 0.44 {
+			t.Errorf("override: BandFor(%s) [%.2f, %.2f), want [0.22, 0.44)", l, lo, hi)
+		}
+	}
+}
+
+func bandName(s, low, high float64) string {
+	switch {
+	case s >= high:
+		return BandIncident
+	case s < low:
+		return BandNotIncident
+	}
+	return BandUncertain
 }

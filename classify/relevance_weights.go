@@ -2,18 +2,22 @@
 
 package classify
 
-// DefaultThreshold is the decision threshold (is_postmortem); DefaultLow, the skip edge,
-// and DefaultHigh bound the uncertain band (flagged drafts). Chosen from the
-// leave-one-source-out scores of 517 posts and pages (evalrelevance.ChooseBand):
-// at the threshold recall 0.93, F1 0.862, worst page set judged incidents 0.046;
-// incident posts kept 0.95 (en 1.00, ru 0.80, zh 1.00), flagged share of drafts 0.34,
-// worst page set drafted (flagged) 0.217.
-// threshold recall 0.93 under 0.95 (0.95 at 0.15, where pages reach 0.217); kept under 0.98 at any skip edge above 0.10: ru 0.80; recall preferred: flagged 0.34 over 0.15 (skip edge at the threshold: flagged 0.10, kept 0.93).
-const (
-	DefaultThreshold = 0.35
-	DefaultLow       = 0.15
-	DefaultHigh      = 0.35
-)
+// DefaultThreshold is the decision threshold (is_postmortem) in every language;
+// fittedBands holds each language's uncertain band: skip under Low, flag in
+// [Low, High), draft from High ("" is the band of a language with none of
+// its own). Chosen from the leave-one-source-out scores of 517 posts and pages
+// (evalrelevance.ChooseBand): at the threshold recall 0.93, F1 0.862, worst page
+// set judged incidents 0.046; at the bands incident posts kept 0.95, flagged
+// share of drafts 0.29, worst page set drafted 0.203.
+// threshold recall 0.93 under 0.95 (0.95 at 0.15, where pages reach 0.217); kept under 0.98 at any skip edge above 0.10: ru 0.80; recall preferred: ru flagged 0.36 over 0.15 (skip edge at the threshold: flagged 0.06, kept 0.73; its 98% point 0.04), zh flagged 0.40 over 0.15 (skip edge at the threshold: flagged 0.00, kept 1.00; its 98% point 0.13).
+const DefaultThreshold = 0.35
+
+var fittedBands = map[string]RelevanceBand{
+	"":   {Low: 0.15, High: 0.35},
+	"en": {Low: 0.20, High: 0.35}, // kept 1.00, flagged 0.12, 98% point 0.21
+	"ru": {Low: 0.15, High: 0.35}, // kept 0.80, flagged 0.36, 98% point 0.04
+	"zh": {Low: 0.15, High: 0.35}, // kept 1.00, flagged 0.40, 98% point 0.13
+}
 
 var fittedRelevance = RelevanceModel{
 	Bias: -1.6658,

@@ -130,10 +130,10 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 	if c.Language == "und" {
 		return nil, casebook.Skip("unsupported language: %s", SeenLanguage(s.Classifier, in.Doc))
 	}
-	// The skip edge is the band's low end, under the is_postmortem
-	// threshold: a skipped post is lost, a flagged one is seen.
+	// The skip edge is the low end of the post's language's band, under the
+	// is_postmortem threshold: a skipped post is lost, a flagged one is seen.
 	if c.Relevance.Band == classify.BandNotIncident && isCrawl(in.Page.Origin) {
-		low, _ := s.Classifier.Band()
+		low, _ := s.Classifier.BandFor(c.Language)
 		skip := casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, low, c.Relevance.Reason).(*casebook.SkipError)
 		skip.Score = c.Relevance.Score // listed beside the reason on the skipped list
 		return nil, skip

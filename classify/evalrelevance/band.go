@@ -2,15 +2,18 @@ package evalrelevance
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/casebook/casebook/classify"
 )
 
-// The band's objective: two decisions, two cuts, chosen on a 0.05 grid
-// from the leave-one-source-out scores.
+// The band's objective: two decisions, chosen on a 0.05 grid from the
+// leave-one-source-out scores: one threshold for every language, and a
+// band (skip edge and top) per language.
 //
 // The threshold (is_postmortem, a precision decision) is the cut with the
 // best pooled F1 among those keeping MinRecall of the incident posts, under
@@ -18,49 +21,85 @@ import (
 // MaxPageFP of the pages reach it (TestNewsPages and TestArticlePages fail
 // above 0.1; the margin is for the half of each set the fit never reads).
 // The page constraint is hard; when recall cannot be met under it, the cut
-// that keeps most incident posts, and the note says so.
+// that keeps most incident posts, and the note says so. Pages are of mixed
+// languages, so they bind the one threshold; the bands only lower the
+// cuts under which a page is skipped, never the threshold.
 //
-// The skip edge (Low, a recall decision: a skipped post is lost, a flagged
-// one is seen) is at or under the threshold and above the off-topic cap
-// (classify.OffTopicScore: a post with no systems vocabulary is a confident
-// non-incident, and under the cap every news page would be drafted). It is
-// the highest such cut at which every language keeps MinKept of its incident
-// posts, or, for a language that cannot at any such cut, the most it keeps
-// at any: recall is preferred to the flagged lane's size, and when the lane
-// then holds more than MaxFlagged of the drafts the note says what it costs.
+// The skip edge of a language (Low, a recall decision: a skipped post is
+// lost, a flagged one is seen) is at or under the threshold and above the
+// off-topic cap (classify.OffTopicScore: a post with no systems vocabulary
+// is a confident non-incident, and under the cap every news page would be
+// drafted). It must keep MinKept of the language's incident posts (or, when
+// no such edge can, the most any keeps), and it must lie under the
+// language's estimated MinKept point: with 15-26 incident posts a language,
+// the edge that keeps 98% of them is just under the lowest one (the 2% tail
+// is half a post), so the point is read from a normal fit of the incident
+// posts' logits instead, the centre the language's own and the spread
+// pooled over the languages (within-language deviations: Russian's
+// heading-less stories show how far one blog's style pulls its write-ups
+// down, which a new blog in any language can do). Of those edges, the
+// lowest at which the language's flagged lane, [Low, threshold), holds at
+// most MaxFlagged of its drafts; the highest of them when none does (recall
+// is preferred: the lane grows and the note says what it costs).
 //
-// The top of the band (High) is the highest cut from the threshold up that
-// keeps the flagged lane within MaxFlagged; the threshold itself when none
-// does (every draft under the threshold is flagged, whatever the lane holds).
+// The top of a language's band (High) is the threshold: drafts from the
+// threshold up are judged incidents, and flagging some of them too adds to
+// the lane without keeping any post. Only a language whose skip edge is the
+// threshold (nothing in its lane) has a band over it: the highest cut from
+// the threshold up that keeps its flagged lane within MaxFlagged.
 const (
 	MinRecall  = 0.95 // incident posts at or above the threshold
 	MinKept    = 0.98 // incident posts not skipped, per language
-	MaxFlagged = 0.15
+	MaxFlagged = 0.15 // the flagged lane's share of a language's drafts
 	MaxPageFP  = 0.05
 	bandStep   = 0.05
 )
 
-// Band is the chosen threshold and uncertain band with the figures the
+// Band is the chosen threshold and per-language bands with the figures the
 // choice saw.
 type Band struct {
-	Threshold float64 // is_postmortem from here
-	Low, High float64 // skip below Low, flag in [Low, High), draft from High
+	Threshold float64 // is_postmortem from here, in every language
+	// Langs is each labelled language's band: skip below Low, flag in
+	// [Low, High), draft from High.
+	Langs map[string]LangBand
+	// Low and High are the band of a language with none of its own (no
+	// labelled post): the lowest skip edge of any language, flagged up to
+	// the threshold.
+	Low, High float64
 	// Recall, PageFP and F1 are at the threshold: the incident posts judged
 	// incidents, the worst page set's share judged incidents, the pooled F1.
 	Recall, PageFP, F1 float64
-	// Kept, KeptLang and Flagged are at the band: the incident posts not
-	// skipped (pooled and per language), the flagged share of the drafts.
+	// Kept, KeptLang and Flagged are at the bands, each post at its
+	// language's: the incident posts not skipped (pooled and per language),
+	// the flagged share of the drafts.
 	Kept     float64
 	KeptLang map[string]float64
 	Flagged  float64
-	// PageDrafted is the worst page set's share at or above Low: news pages
-	// a crawl would draft into the flagged lane.
+	// PageDrafted is the worst page set's share at or above the skip edge
+	// of each page's detected language: news pages a crawl would draft.
 	PageDrafted float64
 	Note        string // what gave way, when a constraint could not be met
 }
 
-// ChooseBand picks the threshold and band from the labelled posts' scores
-// and the pages' scores (each page doc's Source names its set).
+// LangBand is one language's band and what it gives on its posts.
+type LangBand struct {
+	Low, High float64
+	Point     float64 // the estimated MinKept point of its incident posts (keptPoint)
+	Kept      float64 // the language's incident posts not skipped
+	Flagged   float64 // the flagged share of the language's drafts
+}
+
+// BandOf is the band of lang: its own, or the fallback.
+func (b Band) BandOf(lang string) (low, high float64) {
+	if lb, ok := b.Langs[lang]; ok {
+		return lb.Low, lb.High
+	}
+	return b.Low, b.High
+}
+
+// ChooseBand picks the threshold and the bands from the labelled posts'
+// scores and the pages' scores (each page doc's Source names its set, its
+// Lang the language the classifier detected).
 func ChooseBand(docs []Doc, scores []float64, pages []Doc, pageScores []float64) Band {
 	type cut struct{ c, recall, fp, f1 float64 }
 	var best *cut
@@ -104,34 +143,94 @@ func ChooseBand(docs []Doc, scores []float64, pages []Doc, pageScores []float64)
 		}
 		notes = append(notes, n)
 	}
-	b := Band{Threshold: best.c, Recall: best.recall, PageFP: best.fp, F1: best.f1}
-	b.Low = skipEdge(docs, scores, b.Threshold)
-	b.High = topOfBand(scores, b.Low, b.Threshold)
-	b.Kept, b.KeptLang = kept(docs, scores, b.Low), keptByLang(docs, scores, b.Low)
-	b.Flagged = flaggedShare(scores, b.Low, b.High)
-	b.PageDrafted = worstPageFP(pages, pageScores, b.Low)
-	var short []string
-	for _, l := range sortedKeys(b.KeptLang) {
-		if b.KeptLang[l] < MinKept {
-			short = append(short, fmt.Sprintf("%s %.2f", l, b.KeptLang[l]))
+	b := Band{Threshold: best.c, Recall: best.recall, PageFP: best.fp, F1: best.f1, Langs: map[string]LangBand{}, Low: best.c, High: best.c}
+	byLang := splitByLang(docs, scores)
+	spread := incidentSpread(byLang)
+	var short, over []string
+	for _, l := range sortedKeys(byLang) {
+		ld, ls := byLang[l].docs, byLang[l].scores
+		lb := LangBand{Point: keptPoint(ld, ls, spread)}
+		lb.Low = skipEdge(ld, ls, b.Threshold, lb.Point)
+		lb.High = bandTop(ls, lb.Low, b.Threshold)
+		lb.Kept, lb.Flagged = kept(ld, ls, lb.Low), flaggedShare(ls, lb.Low, lb.High)
+		b.Langs[l] = lb
+		b.Low = min(b.Low, lb.Low)
+		if hasPositives(ld) && lb.Kept < MinKept {
+			short = append(short, fmt.Sprintf("%s %.2f", l, lb.Kept))
+		}
+		if lb.Flagged > MaxFlagged {
+			// what the lane would hold with the skip edge at the threshold
+			hi := bandTop(ls, b.Threshold, b.Threshold)
+			o := fmt.Sprintf("%s flagged %.2f over %.2f (skip edge at the threshold: flagged %.2f, kept %.2f", l, lb.Flagged, MaxFlagged,
+				flaggedShare(ls, b.Threshold, hi), kept(ld, ls, b.Threshold))
+			if lb.Point < b.Threshold {
+				o += fmt.Sprintf("; its 98%% point %.2f", lb.Point)
+			}
+			over = append(over, o+")")
 		}
 	}
+	low := bandLows(b, docs)
+	b.Kept, b.KeptLang = keptAt(docs, scores, low), keptByLangAt(docs, scores, low)
+	b.Flagged = flaggedShareAt(scores, low, bandHighs(b, docs))
+	b.PageDrafted = worstPageFPAt(pages, pageScores, bandLows(b, pages))
 	if len(short) > 0 {
 		notes = append(notes, fmt.Sprintf("kept under %.2f at any skip edge above %.2f: %s", MinKept, classify.OffTopicScore, strings.Join(short, ", ")))
 	}
-	if b.Flagged > MaxFlagged {
-		// what the lane would hold with the skip edge at the threshold
-		hi := topOfBand(scores, b.Threshold, b.Threshold)
-		notes = append(notes, fmt.Sprintf("recall preferred: flagged %.2f over %.2f (skip edge at the threshold: flagged %.2f, kept %.2f)",
-			b.Flagged, MaxFlagged, flaggedShare(scores, b.Threshold, hi), kept(docs, scores, b.Threshold)))
+	if len(over) > 0 {
+		notes = append(notes, "recall preferred: "+strings.Join(over, ", "))
 	}
 	b.Note = strings.Join(notes, "; ")
 	return b
 }
 
-// skipEdge is the highest cut in (OffTopicScore, threshold] at which every
-// language keeps min(MinKept, the most it keeps at any such cut).
-func skipEdge(docs []Doc, scores []float64, threshold float64) float64 {
+type langSet struct {
+	docs   []Doc
+	scores []float64
+}
+
+// splitByLang groups the labelled posts and their scores by language.
+func splitByLang(docs []Doc, scores []float64) map[string]langSet {
+	out := map[string]langSet{}
+	for i, d := range docs {
+		s := out[d.Lang]
+		s.docs, s.scores = append(s.docs, d), append(s.scores, scores[i])
+		out[d.Lang] = s
+	}
+	return out
+}
+
+func hasPositives(docs []Doc) bool {
+	for _, d := range docs {
+		if d.Label {
+			return true
+		}
+	}
+	return false
+}
+
+// bandLows and bandHighs are each doc's cut under its language's band.
+func bandLows(b Band, docs []Doc) []float64 {
+	out := make([]float64, len(docs))
+	for i, d := range docs {
+		out[i], _ = b.BandOf(d.Lang)
+	}
+	return out
+}
+
+func bandHighs(b Band, docs []Doc) []float64 {
+	out := make([]float64, len(docs))
+	for i, d := range docs {
+		_, out[i] = b.BandOf(d.Lang)
+	}
+	return out
+}
+
+// skipEdge is, among the cuts in (OffTopicScore, threshold] at or under
+// point at which the posts (one language's) keep min(MinKept, the most
+// they keep at any such cut), the lowest at which the flagged lane [cut,
+// threshold) holds at most MaxFlagged of the drafts, or the highest of them
+// when none does; the lowest cut when none is under point.
+func skipEdge(docs []Doc, scores []float64, threshold, point float64) float64 {
 	var cuts []float64
 	for _, c := range grid() {
 		if c > classify.OffTopicScore+1e-9 && c <= threshold+1e-9 {
@@ -141,23 +240,85 @@ func skipEdge(docs []Doc, scores []float64, threshold float64) float64 {
 	if len(cuts) == 0 {
 		return threshold
 	}
-	target := keptByLang(docs, scores, cuts[0]) // kept only falls as the cut rises
-	for l, v := range target {
-		target[l] = min(v, MinKept)
+	target := min(kept(docs, scores, cuts[0]), MinKept) // kept only falls as the cut rises
+	ok := cuts[:1]
+	for _, c := range cuts[1:] {
+		if c <= point+1e-9 && kept(docs, scores, c) >= target-1e-9 {
+			ok = append(ok, c) // ascending, and a prefix of cuts
+		}
 	}
-	low := cuts[0]
-	for _, c := range cuts {
-		ok := true
-		for l, v := range keptByLang(docs, scores, c) {
-			if v < target[l]-1e-9 {
-				ok = false
+	for _, c := range ok {
+		if flaggedShare(scores, c, threshold) <= MaxFlagged {
+			return c
+		}
+	}
+	return ok[len(ok)-1]
+}
+
+// logit of a score as the classifier decides on it (rounded to two
+// decimals, so 0.00 and 1.00 read as 0.005 and 0.995).
+func logit(score float64) float64 {
+	p := min(max(math.Round(score*100)/100, 0.005), 0.995)
+	return math.Log(p / (1 - p))
+}
+
+// incidentSpread is the standard deviation of the incident posts' logits
+// about their language's mean, pooled over the languages (0 when no
+// language has two incident posts).
+func incidentSpread(byLang map[string]langSet) float64 {
+	ss, df := 0.0, 0
+	for _, l := range sortedKeys(byLang) {
+		var v []float64
+		for i, d := range byLang[l].docs {
+			if d.Label {
+				v = append(v, logit(byLang[l].scores[i]))
 			}
 		}
-		if ok {
-			low = c // cuts ascend: the last that holds is the highest
+		if len(v) < 2 {
+			continue
+		}
+		m := 0.0
+		for _, x := range v {
+			m += x
+		}
+		m /= float64(len(v))
+		for _, x := range v {
+			ss += (x - m) * (x - m)
+		}
+		df += len(v) - 1
+	}
+	if df == 0 {
+		return 0
+	}
+	return math.Sqrt(ss / float64(df))
+}
+
+// keptPoint is the score MinKept of the language's incident posts reach
+// under a normal fit of their logits (their mean, the pooled spread): the
+// highest the skip edge may go. 1 (no bound) when the spread is unknown or
+// the language has no incident post.
+func keptPoint(docs []Doc, scores []float64, spread float64) float64 {
+	m, n := 0.0, 0
+	for i, d := range docs {
+		if d.Label {
+			m += logit(scores[i])
+			n++
 		}
 	}
-	return low
+	if n == 0 || spread == 0 {
+		return 1
+	}
+	z := math.Sqrt2 * math.Erfinv(2*MinKept-1) // the normal's MinKept quantile, 2.05
+	return 1 / (1 + math.Exp(-(m/float64(n) - z*spread)))
+}
+
+// bandTop is the top of a band from low: the threshold, or, when low is
+// the threshold (an empty lane under it), topOfBand.
+func bandTop(scores []float64, low, threshold float64) float64 {
+	if low >= threshold-1e-9 {
+		return topOfBand(scores, low, threshold)
+	}
+	return threshold
 }
 
 // topOfBand is the highest cut from threshold up whose flagged lane,
@@ -175,13 +336,28 @@ func topOfBand(scores []float64, low, threshold float64) float64 {
 	return high
 }
 
-// keptByLang is each language's share of incident posts scoring at least c.
-func keptByLang(docs []Doc, scores []float64, c float64) map[string]float64 {
+// keptAt is the share of incident posts scoring at least their own cut.
+func keptAt(docs []Doc, scores, cuts []float64) float64 {
+	k, pos := 0, 0
+	for i, d := range docs {
+		if d.Label {
+			pos++
+			if at(scores[i], cuts[i]) {
+				k++
+			}
+		}
+	}
+	return ratio(k, max(pos, 1))
+}
+
+// keptByLangAt is each language's share of incident posts scoring at
+// least their own cut.
+func keptByLangAt(docs []Doc, scores, cuts []float64) map[string]float64 {
 	k, pos := map[string]int{}, map[string]int{}
 	for i, d := range docs {
 		if d.Label {
 			pos[d.Lang]++
-			if at(scores[i], c) {
+			if at(scores[i], cuts[i]) {
 				k[d.Lang]++
 			}
 		}
@@ -193,13 +369,22 @@ func keptByLang(docs []Doc, scores []float64, c float64) map[string]float64 {
 	return out
 }
 
-func sortedKeys(m map[string]float64) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
+// flaggedShareAt is the share of drafts (score >= its low) under its high.
+func flaggedShareAt(scores, lows, highs []float64) float64 {
+	drafted, flagged := 0, 0
+	for i, s := range scores {
+		if at(s, lows[i]) {
+			drafted++
+			if !at(s, highs[i]) {
+				flagged++
+			}
+		}
 	}
-	sort.Strings(out)
-	return out
+	return ratio(flagged, drafted)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // grid is the cuts 0.05, 0.10, ... 0.95, rounded so they print and
@@ -255,10 +440,28 @@ func flaggedShare(scores []float64, low, high float64) float64 {
 
 // PageFP is each page set's share of pages scoring at least c.
 func PageFP(pages []Doc, scores []float64, c float64) map[string]float64 {
+	cuts := make([]float64, len(pages))
+	for i := range cuts {
+		cuts[i] = c
+	}
+	return PageFPAt(pages, scores, cuts)
+}
+
+func worstPageFP(pages []Doc, scores []float64, c float64) float64 {
+	cuts := make([]float64, len(pages))
+	for i := range cuts {
+		cuts[i] = c
+	}
+	return worstPageFPAt(pages, scores, cuts)
+}
+
+// PageFPAt is each page set's share of pages scoring at least their own
+// cut (the skip edge of the page's detected language).
+func PageFPAt(pages []Doc, scores, cuts []float64) map[string]float64 {
 	n, fp := map[string]int{}, map[string]int{}
 	for i, d := range pages {
 		n[d.Source]++
-		if at(scores[i], c) {
+		if at(scores[i], cuts[i]) {
 			fp[d.Source]++
 		}
 	}
@@ -269,9 +472,9 @@ func PageFP(pages []Doc, scores []float64, c float64) map[string]float64 {
 	return out
 }
 
-func worstPageFP(pages []Doc, scores []float64, c float64) float64 {
+func worstPageFPAt(pages []Doc, scores, cuts []float64) float64 {
 	w := 0.0
-	for _, v := range PageFP(pages, scores, c) {
+	for _, v := range PageFPAt(pages, scores, cuts) {
 		w = max(w, v)
 	}
 	return w
@@ -287,37 +490,41 @@ func pageSets(m map[string]float64) []string {
 	return out
 }
 
-// Tradeoff is one candidate skip edge with what it gives: the incident
-// posts kept per language, the flagged share of drafts (pooled and per
-// language) with the band's top chosen for it, and the worst page set's
-// share drafted.
+// Tradeoff is one candidate skip edge of one language with what it gives:
+// the language's incident posts kept, the flagged share of its drafts with
+// the band's top chosen for it, and the worst page set's share drafted of
+// the pages detected in that language.
 type Tradeoff struct {
+	Lang        string
 	Low, High   float64
-	KeptLang    map[string]float64
+	Kept        float64
 	Flagged     float64
-	FlaggedLang map[string]float64
 	PageDrafted float64
 }
 
-// Tradeoffs lists every skip edge on the grid up to threshold, for the
-// README's account of what recall costs in flagged drafts.
+// Tradeoffs lists every skip edge on the grid up to threshold for every
+// language, for the README's account of what recall costs in flagged
+// drafts.
 func Tradeoffs(docs []Doc, scores []float64, pages []Doc, pageScores []float64, threshold float64) []Tradeoff {
 	var out []Tradeoff
-	for _, c := range grid() {
-		if c > threshold+1e-9 {
-			break
+	byLang := splitByLang(docs, scores)
+	pageLang := map[string]langSet{}
+	for i, p := range pages {
+		s := pageLang[p.Lang]
+		s.docs, s.scores = append(s.docs, p), append(s.scores, pageScores[i])
+		pageLang[p.Lang] = s
+	}
+	for _, l := range sortedKeys(byLang) {
+		ld, ls := byLang[l].docs, byLang[l].scores
+		for _, c := range grid() {
+			if c > threshold+1e-9 {
+				break
+			}
+			t := Tradeoff{Lang: l, Low: c, High: bandTop(ls, c, threshold), Kept: kept(ld, ls, c)}
+			t.Flagged = flaggedShare(ls, c, t.High)
+			t.PageDrafted = worstPageFP(pageLang[l].docs, pageLang[l].scores, c)
+			out = append(out, t)
 		}
-		t := Tradeoff{Low: c, High: topOfBand(scores, c, threshold), KeptLang: keptByLang(docs, scores, c), FlaggedLang: map[string]float64{}}
-		t.Flagged = flaggedShare(scores, c, t.High)
-		t.PageDrafted = worstPageFP(pages, pageScores, c)
-		byLang := map[string][]float64{}
-		for i, d := range docs {
-			byLang[d.Lang] = append(byLang[d.Lang], scores[i])
-		}
-		for l, s := range byLang {
-			t.FlaggedLang[l] = flaggedShare(s, c, t.High)
-		}
-		out = append(out, t)
 	}
 	return out
 }

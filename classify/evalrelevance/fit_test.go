@@ -2,8 +2,10 @@ package evalrelevance
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -99,14 +101,16 @@ func langDocsAt(lang string, label bool, scores ...float64) ([]Doc, []float64) {
 }
 
 func TestChooseBand(t *testing.T) {
-	join := func(parts ...func() ([]Doc, []float64)) ([]Doc, []float64) {
-		var d []Doc
-		var s []float64
-		for _, p := range parts {
-			dd, ss := p()
-			d, s = append(d, dd...), append(s, ss...)
+	join := func(parts ...func() ([]Doc, []float64)) func() ([]Doc, []float64) {
+		return func() ([]Doc, []float64) {
+			var d []Doc
+			var s []float64
+			for _, p := range parts {
+				dd, ss := p()
+				d, s = append(d, dd...), append(s, ss...)
+			}
+			return d, s
 		}
-		return d, s
 	}
 	set := func(lang string, label bool, scores ...float64) func() ([]Doc, []float64) {
 		return func() ([]Doc, []float64) { return langDocsAt(lang, label, scores...) }
@@ -117,50 +121,100 @@ func TestChooseBand(t *testing.T) {
 	pagesAt := func(scores ...float64) ([]Doc, []float64) {
 		p := make([]Doc, len(scores))
 		for i := range p {
-			p[i] = Doc{Page: true, Source: "pages:a"}
+			p[i] = Doc{Page: true, Source: "pages:a", Lang: "en"}
 		}
 		return p, scores
 	}
 	quiet, quietS := pagesAt(0.01, 0.02, 0.03, 0.05, 0.06, 0.08, 0.1, 0.11, 0.12, 0.13, 0.15, 0.16, 0.17, 0.18, 0.19, 0.19, 0.19, 0.19, 0.19, 0.19, 0.19)
 	loud, loudS := pagesAt(0.01, 0.02, 0.03, 0.05, 0.06, 0.08, 0.1, 0.11, 0.12, 0.13, 0.15, 0.16, 0.17, 0.18, 0.19, 0.29, 0.31, 0.32, 0.4, 0.45, 0.5)
+	type lb struct{ low, high float64 }
 	cases := []struct {
-		name                 string
-		docs                 func() ([]Doc, []float64)
-		pages                []Doc
-		pageS                []float64
-		threshold, low, high float64
-		flaggedOver          bool // recall preferred: the lane is over MaxFlagged
-		short                string
-		noted                bool
+		name      string
+		docs      func() ([]Doc, []float64)
+		pages     []Doc
+		pageS     []float64
+		threshold float64
+		bands     map[string]lb
+		over      []string // languages whose lane is over MaxFlagged (recall preferred)
+		short     string
+		noted     bool
 	}{
 		// 0.20 keeps all 20 incidents with 8 guides (F1 0.833), 0.25 keeps
-		// 19 with 7 (0.826): threshold 0.20, and no lower edge above the
-		// off-topic cap keeps more; 28 drafts allow 4 flagged, [0.20, 0.25)
-		// holds 2 and [0.20, 0.30) 5
-		{"constraints met", func() ([]Doc, []float64) { return join(enPos, enNeg) }, quiet, quietS, 0.20, 0.20, 0.25, false, "", false},
+		// 19 with 7 (0.826): threshold 0.20. 0.20 keeps all 20 too, but
+		// their logits' 98% point is 0.15 (incidents down to 0.22 spread
+		// wide), so the edge stays at 0.15, where the lane [0.15, 0.20)
+		// holds 1 of 29 drafts
+		{"constraints met", join(enPos, enNeg), quiet, quietS, 0.20, map[string]lb{"en": {0.15, 0.20}}, nil, "", false},
 		// 2 of 21 pages score 0.45 or more, 1 of 21 0.50: the threshold
-		// goes to 0.50 (13 of 20 judged incidents); the skip edge goes back
-		// down to 0.20, where all 20 are kept, and the 14 of 28 drafts under
-		// 0.50 are flagged: recall wins over the lane's size, said in the note
-		{"pages bind the threshold, not the skip edge", func() ([]Doc, []float64) { return join(enPos, enNeg) }, loud, loudS, 0.50, 0.20, 0.50, true, "", true},
+		// goes to 0.50 (13 of 20 judged incidents); the skip edge stays at
+		// 0.15, and the 15 of 29 drafts under 0.50 are flagged: recall wins
+		// over the lane's size, said in the note
+		{"pages bind the threshold, not the skip edge", join(enPos, enNeg), loud, loudS, 0.50, map[string]lb{"en": {0.15, 0.50}}, []string{"en"}, "", true},
 		// a Russian incident scores 0.05, under the off-topic cap: no edge
 		// above the cap keeps it, so ru's target is the 3 of 4 that 0.15
 		// keeps (the 0.18 one needs an edge at 0.15); the pages hold the
 		// threshold at 0.20 or more, where recall ties at 6 of 8 and the
 		// higher cut wins (0.60)
-		{"a language short under the cap", func() ([]Doc, []float64) {
-			return join(set("en", true, 0.9, 0.8, 0.7, 0.6), set("ru", true, 0.9, 0.6, 0.18, 0.05), set("en", false, 0.05, 0.1, 0.2, 0.3))
-		}, quiet, quietS, 0.60, 0.15, 0.60, true, "ru 0.75", true},
+		{"a language short under the cap", join(set("en", true, 0.9, 0.8, 0.7, 0.6), set("ru", true, 0.9, 0.6, 0.18, 0.05), set("en", false, 0.05, 0.1, 0.2, 0.3)),
+			quiet, quietS, 0.60, map[string]lb{"en": {0.15, 0.60}, "ru": {0.15, 0.60}}, []string{"en", "ru"}, "ru 0.75", true},
+		// English incidents sit high and close (their 98% point 0.55),
+		// Chinese ones spread down to the threshold (0.19): English may
+		// rise, and rises as far as its lane needs, the lowest edge whose
+		// lane [edge, 0.35) holds at most 15% of its drafts (0.30: 1 of 12;
+		// 0.25: 2 of 13); Chinese stays at 0.15 although every cut up to
+		// the threshold keeps all its incidents, and its lane (5 of 15) is
+		// over, said in the note
+		{"each language its own edge", join(
+			set("en", true, 0.97, 0.96, 0.95, 0.93, 0.9, 0.9, 0.88, 0.85, 0.8, 0.75), set("en", false, 0.05, 0.08, 0.12, 0.16, 0.18, 0.22, 0.27, 0.32, 0.45),
+			set("zh", true, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.38, 0.36), set("zh", false, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.33)),
+			quiet, quietS, 0.35, map[string]lb{"en": {0.30, 0.35}, "zh": {0.15, 0.35}}, []string{"zh"}, "", true},
+		// the 0.36 incident holds the threshold at 0.35; every edge under
+		// it leaves more than 15% of the English drafts flagged (4 posts
+		// just under 0.35), and the incidents' point allows the threshold
+		// itself: the edge is the threshold, and the band goes over it as
+		// far as the lane allows (1 of 11 drafts: [0.35, 0.75) holds the
+		// 0.36 incident, [0.35, 0.80) the 0.75 one too)
+		{"an edge at the threshold has a band over it", join(
+			set("en", true, 0.99, 0.98, 0.97, 0.96, 0.95, 0.93, 0.9, 0.88, 0.8, 0.75, 0.36), set("en", false, 0.02, 0.05, 0.31, 0.32, 0.33, 0.34)),
+			quiet, quietS, 0.35, map[string]lb{"en": {0.35, 0.75}}, nil, "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			docs, scores := c.docs()
 			b := ChooseBand(docs, scores, c.pages, c.pageS)
-			if b.Threshold != c.threshold || b.Low != c.low || b.High != c.high {
-				t.Errorf("threshold %.2f band [%.2f, %.2f), want %.2f [%.2f, %.2f) (%+v)", b.Threshold, b.Low, b.High, c.threshold, c.low, c.high, b)
+			if b.Threshold != c.threshold {
+				t.Errorf("threshold %.2f, want %.2f (%+v)", b.Threshold, c.threshold, b)
 			}
-			if !(b.Low <= b.Threshold && b.Threshold <= b.High && b.Low > classify.OffTopicScore) {
-				t.Errorf("want %.2f < low %.2f <= threshold %.2f <= high %.2f", classify.OffTopicScore, b.Low, b.Threshold, b.High)
+			if len(b.Langs) != len(c.bands) {
+				t.Errorf("bands %+v, want %+v", b.Langs, c.bands)
+			}
+			var over []string
+			for l, want := range c.bands {
+				got := b.Langs[l]
+				if got.Low != want.low || got.High != want.high {
+					t.Errorf("%s band [%.2f, %.2f), want [%.2f, %.2f) (%+v)", l, got.Low, got.High, want.low, want.high, got)
+				}
+				if !(got.Low <= b.Threshold && b.Threshold <= got.High && got.Low > classify.OffTopicScore) {
+					t.Errorf("%s: want %.2f < low %.2f <= threshold %.2f <= high %.2f", l, classify.OffTopicScore, got.Low, b.Threshold, got.High)
+				}
+				if lo, hi := b.BandOf(l); lo != got.Low || hi != got.High {
+					t.Errorf("BandOf(%s) [%.2f, %.2f), want its band %+v", l, lo, hi, got)
+				}
+				if got.Flagged > MaxFlagged {
+					over = append(over, l)
+					if !strings.Contains(b.Note, l+" flagged") {
+						t.Errorf("%s flagged %.2f over %.2f, not in the note %q", l, got.Flagged, MaxFlagged, b.Note)
+					}
+				}
+				if b.Low > got.Low {
+					t.Errorf("fallback low %.2f over %s's %.2f", b.Low, l, got.Low)
+				}
+			}
+			if lo, hi := b.BandOf("xx"); lo != b.Low || hi != b.High || hi != b.Threshold {
+				t.Errorf("BandOf(xx) [%.2f, %.2f), want the fallback [%.2f, %.2f) up to the threshold", lo, hi, b.Low, b.High)
+			}
+			if strings.Join(sorted(over), ",") != strings.Join(c.over, ",") {
+				t.Errorf("languages over the lane %v, want %v; note %q", over, c.over, b.Note)
 			}
 			if (b.Note != "") != c.noted {
 				t.Errorf("note %q, want one: %v", b.Note, c.noted)
@@ -171,9 +225,78 @@ func TestChooseBand(t *testing.T) {
 			if b.PageFP > MaxPageFP {
 				t.Errorf("pages %.3f over %.2f at the threshold", b.PageFP, MaxPageFP)
 			}
-			if over := b.Flagged > MaxFlagged; over != c.flaggedOver || over != strings.Contains(b.Note, "recall preferred") {
-				t.Errorf("flagged %.2f (max %.2f), want over: %v; note %q", b.Flagged, MaxFlagged, c.flaggedOver, b.Note)
-			}
 		})
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string{}, s...)
+	sort.Strings(out)
+	return out
+}
+
+// The 98% point is read from a normal fit of the incident posts' logits:
+// the centre is the language's, the spread pooled, so a language with few
+// close incidents does not claim a tail it has not seen.
+func TestKeptPoint(t *testing.T) {
+	tight := []float64{0.88, 0.9, 0.92} // logits 1.99, 2.20, 2.44: mean 2.21
+	wide := []float64{0.12, 0.5, 0.88}  // -1.99, 0, 1.99: mean 0
+	docs := func(lang string, scores []float64) ([]Doc, []float64) { return langDocsAt(lang, true, scores...) }
+	ed, es := docs("en", tight)
+	rd, rs := docs("ru", wide)
+	neg, negS := langDocsAt("ru", false, 0.01) // non-incidents count in neither
+	alone := incidentSpread(splitByLang(ed, es))
+	both := incidentSpread(splitByLang(append(append(ed, rd...), neg...), append(append(es, rs...), negS...)))
+	if math.Abs(alone-0.225) > 0.01 || math.Abs(both-1.41) > 0.01 {
+		t.Fatalf("spread alone %.3f (want 0.225), pooled %.3f (want 1.41: (0.11+7.92)/4 under the root)", alone, both)
+	}
+	// the tight language alone: 2.21 - 2.05*0.225 -> 0.85; with the wide
+	// one's spread: 2.21 - 2.05*1.41 -> 0.33
+	if p := keptPoint(ed, es, alone); math.Abs(p-0.85) > 0.01 {
+		t.Errorf("point alone %.3f, want 0.85", p)
+	}
+	if p := keptPoint(ed, es, both); math.Abs(p-0.33) > 0.01 {
+		t.Errorf("point pooled %.3f, want 0.33", p)
+	}
+	if p := keptPoint(neg, negS, both); p != 1 {
+		t.Errorf("no incident: point %.3f, want 1 (no bound)", p)
+	}
+	// 1.00 and 0.00 read as 0.995 and 0.005: finite
+	if l := logit(1); math.IsInf(l, 0) || math.Abs(l-5.29) > 0.01 {
+		t.Errorf("logit(1) %.3f", l)
+	}
+}
+
+// A page is drafted when it reaches the skip edge of its detected
+// language: the same pages, read as English (edge 0.30) or Chinese (0.15).
+func TestPageDraftedPerLanguage(t *testing.T) {
+	var docs []Doc
+	var scores []float64
+	for _, p := range []struct {
+		lang   string
+		label  bool
+		scores []float64
+	}{
+		{"en", true, []float64{0.97, 0.96, 0.95, 0.93, 0.9, 0.9, 0.88, 0.85, 0.8, 0.75}},
+		{"en", false, []float64{0.05, 0.08, 0.12, 0.16, 0.18, 0.22, 0.27, 0.32, 0.45}},
+		{"zh", true, []float64{0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.38, 0.36}},
+		{"zh", false, []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.33}},
+	} {
+		d, s := langDocsAt(p.lang, p.label, p.scores...)
+		docs, scores = append(docs, d...), append(scores, s...)
+	}
+	pageS := []float64{0.05, 0.12, 0.15, 0.18, 0.22, 0.28, 0.31, 0.33}
+	for _, c := range []struct {
+		lang string
+		want float64
+	}{{"en", 2.0 / 8}, {"zh", 6.0 / 8}} {
+		pages := make([]Doc, len(pageS))
+		for i := range pages {
+			pages[i] = Doc{Page: true, Source: "pages:a", Lang: c.lang}
+		}
+		b := ChooseBand(docs, scores, pages, pageS)
+		if lo, _ := b.BandOf(c.lang); math.Abs(b.PageDrafted-c.want) > 1e-9 {
+			t.Errorf("pages read as %s (edge %.2f): drafted %.3f, want %.3f", c.lang, lo, b.PageDrafted, c.want)
+		}
 	}
 }

@@ -82,7 +82,11 @@ func meanOver(per map[string]float64, skip map[string]bool) float64 {
 // Line is the measurement in one line.
 func (m Measurement) Line(skip map[string]bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cut %.2f band %.2f-%.2f  F1 cross/in", m.Band.Threshold, m.Band.Low, m.Band.High)
+	fmt.Fprintf(&b, "cut %.2f band", m.Band.Threshold)
+	for _, l := range sortedKeys(m.Band.Langs) {
+		fmt.Fprintf(&b, " %s %.2f-%.2f", l, m.Band.Langs[l].Low, m.Band.Langs[l].High)
+	}
+	fmt.Fprintf(&b, "  F1 cross/in")
 	for _, l := range []string{"en", "ru", "zh", "all"} {
 		fmt.Fprintf(&b, " %s %.2f/%.2f", l, m.Cross[l].F1(), m.In[l].F1())
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/casebook/casebook/classify"
@@ -21,7 +22,8 @@ type Config struct {
 	Pages  []string
 	Lambda float64 // L2 penalty for the leave-one-source-out refits; 0 means Lambda
 	// Threshold, Low and High: the decision threshold and the uncertain
-	// band; 0 means the classifier's defaults.
+	// band of every language; 0 means the classifier's defaults (Low and
+	// High: each language's fitted band).
 	Threshold, Low, High float64
 	// Worst lists at most this many misclassified posts per language (0: all).
 	Worst int
@@ -83,7 +85,8 @@ type Report struct {
 	LaneIn, LaneCross         map[string]Lane
 	Docs                      []Doc
 	InScores, CrossScores     []float64
-	Threshold, Low, High      float64
+	Threshold                 float64
+	Classifier                *classify.Classifier // its BandFor is each post's band
 	// Pages are the news and article negatives, scored apart.
 	Pages             []Doc
 	PageIn, PageCross []float64
@@ -99,8 +102,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
 	labelled, docs := len(data.Docs), data.All()
 	cfg.Lambda = data.Lambda
 	cl := classify.New(classify.Config{RelevanceThreshold: cfg.Threshold, RelevanceLow: cfg.Low, RelevanceHigh: cfg.High})
-	r := &Report{Docs: docs, Threshold: cl.Threshold()}
-	r.Low, r.High = cl.Band()
+	r := &Report{Docs: docs, Threshold: cl.Threshold(), Classifier: cl}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -126,6 +128,7 @@ func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures,
 	figs, lanes := map[string]Figures{}, map[string]Lane{}
 	for i, d := range r.Docs {
 		s := math.Round(scores[i]*100) / 100
+		low, high := r.Classifier.BandFor(d.Lang)
 		for _, k := range []string{d.Lang, "all"} {
 			f, l := figs[k], lanes[k]
 			f.Count(d.Label, s >= threshold)
@@ -133,15 +136,15 @@ func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures,
 				l.Positives++
 			}
 			switch {
-			case s < r.Low:
+			case s < low:
 				l.Skipped++
-			case s < r.High:
+			case s < high:
 				l.Flagged++
 				l.Drafted++
 			default:
 				l.Drafted++
 			}
-			if d.Label && s >= r.Low {
+			if d.Label && s >= low {
 				l.PositivesKept++
 			}
 			figs[k], lanes[k] = f, l
@@ -167,8 +170,13 @@ func (r *Report) print(w io.Writer, worst int) {
 			extra++
 		}
 	}
-	fmt.Fprintf(w, "relevance gate: %d posts (%d from the gold set), %d sources; threshold %.2f, uncertain band [%.2f, %.2f)\n\n",
-		len(r.Docs), extra, len(srcs), r.Threshold, r.Low, r.High)
+	var bands []string
+	for _, l := range langs[:len(langs)-1] {
+		low, high := r.Classifier.BandFor(l)
+		bands = append(bands, fmt.Sprintf("%s [%.2f, %.2f)", l, low, high))
+	}
+	fmt.Fprintf(w, "relevance gate: %d posts (%d from the gold set), %d sources; threshold %.2f, uncertain band %s\n\n",
+		len(r.Docs), extra, len(srcs), r.Threshold, strings.Join(bands, ", "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "lang\tn\tpos\tP in\tR in\tF1 in\tkept R in\tflagged in\tP cross\tR cross\tF1 cross\tkept R cross\tflagged cross\tF1 v1\t")
 	for _, l := range langs {
@@ -196,7 +204,11 @@ func (r *Report) print(w io.Writer, worst int) {
 		pin, pcr := PageFP(r.Pages, r.PageIn, r.Threshold), PageFP(r.Pages, r.PageCross, r.Threshold)
 		// what a crawl of such pages would do: not skipped means drafted,
 		// flagged when under the band's top
-		din, dcr := PageFP(r.Pages, r.PageIn, r.Low), PageFP(r.Pages, r.PageCross, r.Low)
+		lows := make([]float64, len(r.Pages)) // each page at its detected language's skip edge
+		for i, p := range r.Pages {
+			lows[i], _ = r.Classifier.BandFor(p.Lang)
+		}
+		din, dcr := PageFPAt(r.Pages, r.PageIn, lows), PageFPAt(r.Pages, r.PageCross, lows)
 		for _, set := range pageSets(pin) {
 			// the band's page constraint is on each set's cross-source share
 			fmt.Fprintf(w, "  %-14s judged incidents %.3f in-sample, %.3f cross-source (band constraint: <= %.2f cross-source); drafted %.3f in-sample, %.3f cross-source\n",
@@ -215,7 +227,7 @@ func (r *Report) print(w io.Writer, worst int) {
 			}
 			n++
 			kind := "missed incident"
-			if !at(r.CrossScores[i], r.Low) {
+			if low, _ := r.Classifier.BandFor(l); !at(r.CrossScores[i], low) {
 				kind = "skipped incident" // lost, not only missed: under the band's low end
 			}
 			if !d.Label {

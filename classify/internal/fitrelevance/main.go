@@ -28,7 +28,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/casebook/casebook/classify"
@@ -126,15 +128,18 @@ func run(in evalrelevance.Inputs, out string, ablate, dump bool, only, except, a
 		return fmt.Errorf("write table: %w", err)
 	}
 	b := t.Band
-	fmt.Printf("wrote %s: threshold %.2f, band [%.2f, %.2f); cross-source: recall %.2f, F1 %.3f, worst page set %.3f at the threshold; kept %.2f %v, flagged %.2f, worst page set drafted %.3f\n",
-		out, b.Threshold, b.Low, b.High, b.Recall, b.F1, b.PageFP, b.Kept, b.KeptLang, b.Flagged, b.PageDrafted)
+	fmt.Printf("wrote %s: threshold %.2f; cross-source: recall %.2f, F1 %.3f, worst page set %.3f at the threshold; kept %.2f %v, flagged %.2f, worst page set drafted %.3f\n",
+		out, b.Threshold, b.Recall, b.F1, b.PageFP, b.Kept, b.KeptLang, b.Flagged, b.PageDrafted)
+	for _, l := range sortedLangs(b.Langs) {
+		lb := b.Langs[l]
+		fmt.Printf("  %s band [%.2f, %.2f): kept %.2f, flagged %.2f; 98%% point of its incident posts %.3f\n", l, lb.Low, lb.High, lb.Kept, lb.Flagged, lb.Point)
+	}
 	if b.Note != "" {
 		fmt.Println("note:", b.Note)
 	}
-	fmt.Println("skip edges (cross-source): low high  kept en/ru/zh  flagged all (en/ru/zh)  worst page set drafted")
+	fmt.Println("skip edges per language (cross-source): lang low high  kept  flagged  worst page set drafted (pages of that language)")
 	for _, o := range evalrelevance.Tradeoffs(d.Docs, t.Cross, d.Pages, t.PageCross, b.Threshold) {
-		fmt.Printf("  %.2f %.2f  %.2f/%.2f/%.2f  %.2f (%.2f/%.2f/%.2f)  %.3f\n", o.Low, o.High, o.KeptLang["en"], o.KeptLang["ru"], o.KeptLang["zh"],
-			o.Flagged, o.FlaggedLang["en"], o.FlaggedLang["ru"], o.FlaggedLang["zh"], o.PageDrafted)
+		fmt.Printf("  %s %.2f %.2f  %.2f  %.2f  %.3f\n", o.Lang, o.Low, o.High, o.Kept, o.Flagged, o.PageDrafted)
 	}
 	return nil
 }
@@ -158,6 +163,10 @@ func ablation(d *evalrelevance.Data, names, only, except []string) error {
 		fmt.Printf("%-20s %s\n", "", "per source: "+m.SourceLine(base.PerSource, base.PerSourceLL))
 	}
 	return nil
+}
+
+func sortedLangs(m map[string]evalrelevance.LangBand) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 func contains(s []string, v string) bool {
