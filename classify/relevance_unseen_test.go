@@ -40,17 +40,17 @@ const unseenDir = "testdata/relevance-unseen"
 // and was replaced: see classify/README item 8).
 var unseenFloors = map[string]struct{ f1, recall, kept float64 }{
 	"en": {0.69, 0.84, 0.94}, // measured F1 0.74, recall 0.89, kept 1.00 (19 incidents); 655325c: 0.72, 1.00
-	"ru": {0.56, 0.54, 0.72}, // measured F1 0.61, recall 0.64, kept 0.82 (11); 655325c: 0.64, 0.82
+	"ru": {0.59, 0.63, 0.72}, // measured F1 0.64, recall 0.73, kept 0.82 (11; F1 0.61, recall 0.64 before the Chinese lead-in refit); 655325c: 0.64, 0.82
 	"zh": {0.62, 0.81, 0.90}, // measured F1 0.67, recall 0.91, kept 1.00 (11); 655325c: 0.65, 1.00
 }
 
 // unseenFlaggedCeiling bounds the flagged lane's share of a crawl's drafts
-// over the three languages (issue #10 asks at most 0.15; measured 0.28,
-// 22 of 80 drafts, with a band per language (en [0.20, 0.35), ru and zh
-// [0.15, 0.35)); 0.29, 24 of 82, with one band [0.15, 0.35) for all:
+// over the three languages (issue #10 asks at most 0.15; measured 0.26,
+// 21 of 81 drafts, with a band per language (en [0.20, 0.35), ru and zh
+// [0.15, 0.35)); 0.28, 23 of 83, with one band [0.15, 0.35) for all:
 // recall is preferred to the lane's size; 0.25, 14 of 57, with the skip
 // edge at the threshold; 0.14 with the table of 655325c).
-const unseenFlaggedCeiling = 0.31
+const unseenFlaggedCeiling = 0.29
 
 // unseenStatusFloor is the share of status-page RCAs (kind status-rca) the
 // gate must judge incident write-ups (is_postmortem), which is more than a
