@@ -78,26 +78,54 @@ var rootCauseCues = map[string]cueSet{
 
 var triggerCues = map[string]cueSet{
 	"deploy": cues("deploy", "deployment", "release", "rolled out", "rollout", "shipped", "merged", "canary", "раскатк", "выкладк",
-		"депло", "задеплои", "релиз", "выкат", "发布", "上线", "部署"),
+		"code change", "hotfix", "pull request",
+		"депло", "задеплои", "релиз", "выкат", "выпуск", "发布", "上线", "部署", "发版", "代码变更"),
 	"config-change": cues("config change", "configuration change", "changed the", "renamed", "rename", "setting was changed", "config push", "configuration update", "feature flag", "flag flip",
-		"modified", "изменени", "переименова", "修改", "变更", "改为"),
-	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped",
-		"обновл", "обнови", "миграц", "升级", "迁移", "版本更新", "更新版本", "更新了版本", "系统更新", "内核更新", "更新内核"),
+		"modified", "config update", "settings change", "firewall rule", "dns change", "dns record", "toggled",
+		"изменени", "переименова", "правк", "修改", "变更", "改为", "开关"),
+	"upgrade": cues("upgrade", "upgraded", "update to", "new version", "migrat", "bumped", "kernel update", "version update",
+		"обновл", "обнови", "миграц", "апгрейд", "升级", "迁移", "版本更新", "更新版本", "更新了版本", "系统更新", "内核更新", "更新内核"),
 	"maintenance": cues("maintenance", "planned work", "copy", "cloned", "snapshot", "housekeeping",
-		"обслуживан", "плановые работы", "плановых работ", "плановых работах", "维护", "复制", "快照"),
+		"cleanup", "clean-up", "decommission", "reboot", "restart of the", "patching",
+		"обслуживан", "плановые работы", "плановых работ", "плановых работах", "работы по", "перезагрузк", "чистк",
+		"维护", "复制", "快照", "运维操作", "人工操作", "清理", "下线"),
 	"traffic-surge": cues("traffic spike", "surge", "spike in traffic", "load spike", "flash crowd", "elevated load", "traffic increase", "load increase", "рост нагрузки", "流量高峰", "流量暴增", "秒杀",
-		"наплыв", "всплеск", "рост трафика", "流量激增", "突增", "大量请求", "大促"),
+		"наплыв", "всплеск", "рост трафика", "流量激增", "突增", "大量请求", "大促",
+		// more load than usual, and what brings it
+		"times the usual traffic", "times the normal traffic", "times normal traffic", "times our usual traffic",
+		"traffic grew", "traffic rose", "traffic increased", "traffic jumped", "traffic spiked", "traffic surged",
+		"requests grew", "requests increased", "load grew", "record traffic", "unusually high traffic", "unexpected traffic", "traffic doubled", "traffic tripled", "load doubled",
+		"marketing campaign", "went viral", "black friday", "flood of requests", "burst of traffic", "burst of requests",
+		"retry storm", "thundering herd", "bot traffic",
+		"пик трафика", "пиковой нагрузк", "распродаж", "чёрная пятница", "черная пятница",
+		"массовая рассылка", "массовой рассылк", "поток запросов", "лавина запросов", "рекламн",
+		"暴增", "双十一", "双11", "突发流量", "流量洪峰", "请求量暴涨", "请求量激增", "爬虫"),
 	"dependency-event": cues("vulnerability disclosed", "was disclosed", "upstream outage", "provider outage", "vendor released",
-		"published", "announced", "cve-", "внешн", "上游", "第三方", "upstream provider", "outage of", "третьей стороны", "стороннего сервиса", "供应商故障", "云服务商故障"),
-	"time": cues("expired", "expiry", "cron", "scheduled", "daily run", "nightly", "leap second", "at midnight",
-		"по расписанию", "истек", "定时", "过期", "到期",
-		// a schedule: what runs every so often sets off what recurs
-		"daily", "hourly", "weekly", "regularly", "periodic", "every day", "every night", "every hour",
-		"every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
-		"ежедневн", "ежечасн", "еженедельн", "каждую ночь", "каждый час", "каждые", "периодическ", "регулярн", "крон",
-		"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务"),
-	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "disk failure", "power failure", "power loss", "hardware fault", "отказ диска", "отказ оборудования", "отключение питания", "断电", "硬盘故障", "磁盘故障", "сбой железа", "сбоя железа", "сбое железа", "硬件故障", "宕机"),
-	"failover":       cues("failover", "fail over", "switchover", "переключени", "切换", "主从切换"),
+		"vulnerability was published", "publicly disclosed", "security advisory", "zero-day", "cve-",
+		"upstream provider", "outage of", "третьей стороны", "стороннего сервиса", "供应商故障", "云服务商故障",
+		// another party's failure
+		"our provider", "our cloud provider", "our hosting provider", "our vendor", "third-party service", "third-party api",
+		"third party service", "upstream service", "upstream api", "regional outage", "had an outage", "experienced an outage",
+		"suffered an outage", "provider's outage", "provider had",
+		"у провайдера", "у хостера", "у поставщика", "на стороне провайдера", "сторонний сервис", "стороннем сервисе",
+		"внешнего сервиса", "внешний сервис", "внешнем сервисе", "внешнего провайдера", "облачного провайдера",
+		"上游服务故障", "上游故障", "第三方服务", "服务商故障", "运营商故障", "运营商", "云厂商", "依赖的服务"),
+	"time": cues("expired", "expiry", "leap second", "at midnight",
+		"expiration", "expiring", "expires", "daylight saving", "time zone", "timezone", "end of the month", "new year",
+		"истек", "истёк", "истечени", "срок действия", "просроч", "летнее время", "перевод часов", "високосн",
+		"过期", "到期", "闰秒", "闰年", "时区", "夏令时", "跨年"),
+	"hardware-event": cues("disk failed", "power outage", "hardware failure", "node failure", "disk failure", "power failure", "power loss", "hardware fault", "отказ диска", "отказ оборудования", "отключение питания", "断电", "硬盘故障", "磁盘故障", "сбой железа", "сбоя железа", "сбое железа", "硬件故障",
+		"drive failed", "failed drive", "failed disk", "lost power", "power cut", "cooling failure", "overheat", "fiber cut", "fibre cut",
+		"cable cut", "switch failed", "faulty hardware", "hardware issue", "bad sector", "ecc error", "memory errors",
+		"вышел из строя", "вышла из строя", "вышли из строя", "отказ диск", "пропало питание", "отключение электричества",
+		"перегрев", "обрыв кабеля", "обрыв оптики", "неисправн",
+		"硬盘损坏", "磁盘损坏", "坏盘", "坏道", "掉电", "停电", "光纤", "光缆", "交换机故障", "网卡故障", "内存故障",
+		"机器宕机", "服务器宕机", "宿主机宕机", "物理机宕机"),
+	"failover": cues("failover", "fail over", "failed over", "switchover", "switched over", "leader election", "was promoted", "promoted the replica",
+		"promoted a replica", "switched to the standby", "switched to the secondary",
+		"переключение на резерв", "переключения на резерв", "переключении на резерв", "переключение на реплик",
+		"переключения на реплик", "переключении на реплик", "переключение мастера", "переключения мастера", "переключились на", "переключился на",
+		"主从切换", "主备切换", "切主", "故障切换", "自动切换", "切换到备", "选主"),
 }
 
 var detectionCues = map[string]cueSet{
@@ -116,6 +144,25 @@ var triggerOrder = []string{"upgrade", "config-change", "maintenance", "traffic-
 
 // triggerMin is the score a trigger named only inside the cause needs.
 const triggerMin = 3
+
+// storyTriggerMin is the score a trigger needs from the title and the story
+// when no cause is stated: the title's word, or two events the story tells.
+const storyTriggerMin = 2
+
+// storyText is the article's sentences but its fixes, plans and lessons,
+// lower-cased, one a line: what happened, to read a trigger from.
+func (a *analysis) storyText() string {
+	var sb strings.Builder
+	for i := range a.units {
+		u := &a.units[i]
+		if u.assigned == fRemediation || u.assigned == fActionItems || u.assigned == fLessons || u.advice {
+			continue
+		}
+		sb.WriteString(u.low)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
 
 // bestLabel scores labels by their cues: primary text counts three times,
 // the rest of the article once per label found (so a word used everywhere
@@ -253,11 +300,16 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	if cs.Trigger.Kind != "" {
 		// the trigger sentences named the kind
 	} else if rc == "" {
-		// nothing stated as cause or trigger: a trigger the article names
-		// clearly still counts
-		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {a.low, 0, true}}); kind != "" && s >= triggerMin {
+		// nothing stated as cause or trigger: a trigger the title names, or
+		// one the story (not its fixes, plans or lessons) tells as an event
+		// more than once; else, in a story of a failure, nothing set it off
+		// that the post tells apart
+		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.3
+		} else if len(byField[fSymptoms]) > 0 {
+			cs.Trigger.Kind = "latent"
+			conf["trigger.kind"] = 0.2
 		}
 	} else {
 		// no trigger told apart from the cause: one the title names, or one
@@ -265,6 +317,10 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {rc, 3, true}}); kind != "" && s >= triggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.4
+		} else if kind, s := bestTrigger([]triggerText{{a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
+			// a trigger the story tells as an event twice, outside the cause
+			cs.Trigger.Kind = kind
+			conf["trigger.kind"] = 0.3
 		} else {
 			cs.Trigger.Kind = "latent"
 			conf["trigger.kind"] = 0.3

@@ -11,21 +11,36 @@ var triggerEvents = map[string]cueSet{
 	"deploy": cues("rolled out", "was deployed", "were deployed", "we deployed", "was released", "were released",
 		"was pushed", "were pushed", "pushed a change", "went out",
 		"выкатили", "задеплоил", "раскатили",
-		"灰度", "发版", "上线了", "发布了", "部署了"),
+		"灰度", "发版", "上线了", "发布了", "部署了",
+		"a new release", "the new release", "new version of our", "we shipped", "was merged", "were merged",
+		"deployed version", "released version", "the release of", "a release of",
+		"выложили", "выпустили", "новый релиз", "новой версии приложения", "发了一个", "新版本上线", "发布新版本", "发布了新版本"),
 	"config-change": cues("was changed", "were changed", "was set to", "was renamed", "reduced from", "reduction from",
 		"increased from", "lowered from", "raised from", "changed from", "decreased from",
 		"изменили", "поменяли", "переименовали", "уменьшили с", "увеличили с", "снизили с", "был изменён", "был изменен",
 		"было изменено", "была изменена",
-		"被修改", "被改", "改成", "调整为", "修改了", "调小", "调大"),
+		"被修改", "被改", "改成", "调整为", "修改了", "调小", "调大",
+		"we changed", "an engineer changed", "was updated to", "were updated to", "was toggled", "was enabled", "was disabled",
+		"we enabled", "we disabled", "turned on", "turned off", "a config change", "a configuration change",
+		"the config change", "the configuration change", "a change to the", "a settings change",
+		"включили", "выключили", "отключили", "изменение конфигурации", "изменение настроек", "правка конфига",
+		"配置变更", "变更了", "打开了", "关闭了", "开启了", "改了配置"),
 	"upgrade": cues("from version", "to version", "version bump", "bumped", "upgraded to", "upgraded from", "updated to",
 		"обновили до", "обновились до", "обновление до", "на новую версию", "с версии", "до версии",
-		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从"),
+		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从",
+		"an upgrade of", "the upgrade of", "version upgrade", "new version of", "latest version", "kernel update",
+		"обновление на", "перешли на версию", "переход на версию", "升级了", "版本升级"),
 	"maintenance": cues("planned maintenance", "scheduled maintenance", "maintenance window",
 		"плановые работы", "плановых работ", "плановыми работами", "регламентн", "维护窗口", "割接",
 		// operator work, planned or by mistake
 		"we scaled", "proactively scaled", "scaled up the", "scaled out the", "accidentally deleted", "deleted by mistake",
 		"случайно удалил", "ошибочно удалил", "вручную удалил", "масштабировали",
-		"误删", "误操作", "手动删除", "扩容了", "缩容了"),
+		"误删", "误操作", "手动删除", "扩容了", "缩容了",
+		"during maintenance", "routine maintenance", "maintenance on", "restarted the host", "rebooted the", "ran a script",
+		"ran the script", "ran a command", "ran the command", "manually deleted", "manually removed", "cleanup script",
+		"was decommissioned", "were decommissioned", "deleted the old", "removed the old",
+		"во время работ", "в ходе работ", "перезагрузили", "запустили скрипт", "вручную", "почистили",
+		"维护期间", "运维操作", "人工操作", "手动执行", "重启了", "清理了", "下线了"),
 	// a rise in load told as an event
 	"traffic-surge": cues("traffic spike", "spike in traffic", "surge in traffic", "traffic surge", "increased throughput",
 		"increase in traffic", "increase in load", "sudden increase", "sudden spike", "jumped from", "spiked to", "a peak of",
@@ -38,6 +53,17 @@ var triggerEvents = map[string]cueSet{
 		"сбой на стороне", "сбоя на стороне", "авария у провайдера", "аварии у провайдера",
 		"上游故障", "云厂商故障", "第三方故障", "漏洞被公开", "漏洞披露"),
 }
+
+// scheduleCues tell a schedule: what runs every so often sets off what
+// recurs. A schedule is one fact however many of its words a text uses
+// ("a daily scheduled run"), so they count once per text for "time", and
+// a change the same text tells (an upgrade the nightly job picked up)
+// outranks it.
+var scheduleCues = cues("cron", "scheduled", "daily run", "nightly", "по расписанию", "定时",
+	"daily", "hourly", "weekly", "regularly", "periodic", "every day", "every night", "every hour",
+	"every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
+	"ежедневн", "ежечасн", "еженедельн", "каждую ночь", "каждый час", "каждые", "периодическ", "регулярн", "крон",
+	"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务")
 
 // gatedTriggers are the kinds whose plain words name things as often as
 // events: "each deployment's replicas", "deployed infrastructure", "fixed
@@ -52,15 +78,22 @@ var gatedTriggers = map[string]bool{"deploy": true, "upgrade": true, "config-cha
 var (
 	eventBefore = cues("after", "following", "since", "during", "when", "while", "time of", "caused by",
 		"triggered by", "due to", "because of", "recent", "planned", "routine",
+		"new", "latest", "unplanned", "botched", "faulty", "bad", "erroneous", "accidental", "failed", "initiated",
+		"performed", "performing", "applied", "applying", "executed", "started", "began",
 		"после", "при", "во время", "в ходе", "из-за", "вследствие", "когда",
 		"недавно", "недавнее", "недавнего", "недавней", "недавний", "плановое", "планового", "плановой", "плановых",
 		"очередное", "очередного", "очередной",
-		"在", "由于", "因为", "因", "进行", "做了", "一次", "这次", "本次", "经过", "最近")
+		"новый", "новая", "новое", "нового", "новой", "неудачн", "ошибочн", "провели", "проводили", "запустили", "начали",
+		"выполнили", "выполняли",
+		"在", "由于", "因为", "因", "进行", "做了", "一次", "这次", "本次", "经过", "最近", "新", "执行", "发起")
 	// a subject or an auxiliary makes an event only right before the word
 	// ("we upgraded", "was deployed"), not a clause away ("had reviewed
 	// the deployed infrastructure")
 	eventJustBefore = cues("we", "was", "were", "had", "мы", "был", "была", "было", "были")
 	eventAfter      = cues("caused", "causes", "triggered", "introduced", "broke", "led to", "resulted", "went",
+		"changed", "contained", "included", "added", "removed", "enabled", "disabled", "exposed", "started", "began",
+		"внес", "внесл", "добавил", "содержал", "изменил", "включил", "началось", "начались",
+		"引入", "带来", "引发", "使得",
 		"вызвал", "вызвала", "вызвало", "привел", "привела", "привело", "привёл", "сломал", "сломала", "сломало",
 		"спровоцировал", "спровоцировала", "спровоцировало", "повлекло", "повлекла", "прошло", "прошла", "прошёл",
 		"прошел",
@@ -78,11 +111,21 @@ const (
 )
 
 var (
-	triggerAll   labelledCues // triggerCues and triggerEvents
-	triggerEvent []bool       // whether cue i of triggerAll is an event phrase
+	triggerAll      labelledCues // triggerCues, triggerEvents and scheduleCues
+	triggerEvent    []bool       // whether cue i of triggerAll is an event phrase
+	triggerSchedule []bool       // whether cue i of triggerAll is a schedule word
 )
 
-func init() { triggerAll, triggerEvent = triggerIndex(triggerCues, triggerEvents) }
+func init() {
+	triggerAll, triggerEvent = triggerIndex(triggerCues, triggerEvents)
+	triggerSchedule = make([]bool, len(triggerAll.cs))
+	for _, c := range scheduleCues {
+		triggerAll.cs = append(triggerAll.cs, c)
+		triggerAll.labels = append(triggerAll.labels, "time")
+		triggerEvent = append(triggerEvent, true) // counts anywhere
+		triggerSchedule = append(triggerSchedule, true)
+	}
+}
 
 // triggerIndex merges the trigger words and the event phrases into one cue
 // list, marking which cues are event phrases.
@@ -115,6 +158,7 @@ func triggerCounts(low string, gated bool) map[string]int {
 		at    int
 	}
 	var seen []hit
+	schedule := false
 	compiled(triggerAll.cs).eachAt(low, func(ci, at int) bool {
 		label := triggerAll.labels[ci]
 		for _, h := range seen {
@@ -126,9 +170,16 @@ func triggerCounts(low string, gated bool) map[string]int {
 			return true
 		}
 		seen = append(seen, hit{label, at})
+		if triggerSchedule[ci] {
+			schedule = true
+			return true
+		}
 		out[label]++
 		return true
 	})
+	if schedule && out["time"] == 0 {
+		out["time"] = 1
+	}
 	return out
 }
 

@@ -205,3 +205,198 @@ func TestTriggerGeneralWordsSession5(t *testing.T) {
 		}
 	}
 }
+
+// A schedule is one fact however many of its words a text uses, and a
+// change told beside it (the upgrade a nightly job picked up) outranks it;
+// a schedule alone still names "time".
+func TestTriggerScheduleCountsOnce(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"the errors coincided with our daily scheduled pipeline run, which upgraded the provider to version 5", "upgrade"},
+		{"ежедневный регулярный прогон по расписанию обновил драйвер до версии 3", "upgrade"},
+		{"每天定时执行的流水线把客户端升级到了新版本", "upgrade"},
+		{"the compaction job runs nightly and blocks writes while it runs", "time"},
+		{"архивация запускается каждую ночь и блокирует запись", "time"},
+		{"每晚的压缩任务会阻塞写入", "time"},
+	}
+	for _, tc := range cases {
+		if got, _ := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want {
+			t.Errorf("bestTrigger(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	if n := triggerCounts("a daily scheduled nightly run", true)["time"]; n != 1 {
+		t.Errorf("three schedule words count %d, want 1", n)
+	}
+}
+
+// General trigger words of session 6, written from vocabulary.md's kinds
+// (one made-up sentence per kind and language).
+func TestTriggerGeneralWordsSession6(t *testing.T) {
+	cases := []struct{ text, want string }{
+		// more load than usual, and what brings it
+		{"when the marketing campaign went live, traffic grew fast and the api slowed", "traffic-surge"},
+		{"во время распродажи поток запросов к каталогу вырос втрое", "traffic-surge"},
+		{"双十一零点，突发流量打满了网关", "traffic-surge"},
+		// another party's failure
+		{"our cloud provider had an outage in one region and writes failed", "dependency-event"},
+		{"у хостера пропала связь с дата-центром, и сайт стал недоступен", "dependency-event"},
+		{"运营商故障导致部分地区用户无法访问", "dependency-event"},
+		// hardware
+		{"a failed drive in the storage array slowed every read", "hardware-event"},
+		{"накануне вышел из строя блок питания сервера базы", "hardware-event"},
+		{"宿主机宕机后，上面的虚拟机全部停止", "hardware-event"},
+		// failover
+		{"the replica was promoted and clients kept writing to the old primary", "failover"},
+		{"после переключения на резервный канал маршруты не вернулись", "failover"},
+		{"主备切换之后，应用仍然连接旧的主库", "failover"},
+		// time: expiry told in other forms, clock changes
+		{"the signing key's expiration date passed on sunday", "time"},
+		{"срок действия токена закончился в полночь", "time"},
+		{"夏令时切换那天，定时任务执行了两次", "time"},
+	}
+	for _, tc := range cases {
+		if got, _ := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want {
+			t.Errorf("bestTrigger(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// Event phrases of the gated kinds, and neighbours that make a plain word an
+// event ("a new release", "the release changed", "новый релиз", "新版本上线").
+func TestTriggerEventsSession6(t *testing.T) {
+	cases := []struct{ text, kind string }{
+		{"a new release of the payments service locked the orders table", "deploy"},
+		{"the release changed how refunds are written", "deploy"},
+		{"новый релиз сервиса платежей заблокировал таблицу заказов", "deploy"},
+		{"新版本上线后订单表被锁住", "deploy"},
+		{"an engineer changed the session timeout from one hour to 36 seconds", "config-change"},
+		{"вечером выключили старый флаг кэширования", "config-change"},
+		{"网关的配置变更让一半请求走到了旧集群", "config-change"},
+		{"an upgrade of the message broker reset the consumer offsets", "upgrade"},
+		{"перешли на версию 14 базы, и запросы замедлились", "upgrade"},
+		{"集群升级了之后，探针开始失败", "upgrade"},
+		{"during maintenance on the primary host the operator rebooted the machine", "maintenance"},
+		{"в ходе работ на стойке перезагрузили коммутатор", "maintenance"},
+		{"运维操作误把生产节点下线了", "maintenance"},
+	}
+	for _, tc := range cases {
+		if got := triggerCounts(tc.text, true)[tc.kind]; got < 1 {
+			t.Errorf("triggerCounts(%q)[%s] = 0, want an event", tc.text, tc.kind)
+		}
+	}
+}
+
+// Words that name things or comparisons, not another party's failure, a
+// switch-over or a load surge, count for nothing: pods "scheduled" by
+// Kubernetes, a status update "published", "в разы больше", 切换分支, a
+// service "宕机" (down), "upstream" as a direction.
+func TestTriggerGenericWordsAreNoEvent(t *testing.T) {
+	for _, text := range []string{
+		"the daemon set pods were not scheduled on the full node",
+		"we published updates on the status page every 30 minutes",
+		"объект на диске в разы больше исходного файла",
+		"переключение вкладок в интерфейсе стало медленным",
+		"我们切换到另一个分支重新编译",
+		"服务宕机了十分钟",
+		"上游服务调用下游服务时超时",
+	} {
+		if got, s := bestTrigger([]triggerText{{text, 1, true}}); s >= storyTriggerMin {
+			t.Errorf("bestTrigger(%q) = %q (%.1f), want under the story minimum", text, got, s)
+		}
+	}
+}
+
+// With no trigger in the title or the cause, a trigger the story tells as an
+// event twice (the summary and the timeline) names the kind; a story with a
+// failure and no told trigger is latent; a post with neither cause nor
+// symptoms leaves the kind unknown.
+func TestTriggerFromStory(t *testing.T) {
+	cases := []struct{ name, md, want string }{
+		{"en", `# Checkout errors on Tuesday
+
+## Summary
+
+For forty minutes a third of checkout requests failed. A new release of the payments service was the start of it.
+
+## Timeline
+
+- 14:02 Version 4.12 of the payments service was deployed to production.
+- 14:05 The error rate on checkout rose above 20%.
+
+## Root cause
+
+The refund code ran an update without an index, which held a lock on the orders table and blocked checkout writes.
+
+## Resolution
+
+- We rolled back at 14:31.
+`, "deploy"},
+		{"ru", `# Ошибки оформления заказа во вторник
+
+## Кратко
+
+Сорок минут треть запросов к оформлению заказа падала. Всё началось после того, как мы выкатили новый релиз платёжного сервиса.
+
+## Хронология
+
+- 14:02 Новый релиз платёжного сервиса раскатили на прод.
+- 14:05 Доля ошибок выросла выше 20%.
+
+## Корневая причина
+
+Причина в том, что код возвратов выполнял обновление без индекса и держал блокировку таблицы заказов.
+
+## Решение
+
+- Откатили релиз в 14:31.
+`, "deploy"},
+		{"zh", `# 周二下单失败复盘
+
+## 概述
+
+四十分钟内三分之一的下单请求失败。问题在支付服务发布了新版本之后出现。
+
+## 时间线
+
+- 14:02 支付服务新版本上线。
+- 14:05 下单错误率超过20%。
+
+## 根本原因
+
+根本原因是退款代码执行了没有索引的更新，长时间锁住订单表，阻塞了下单写入。
+
+## 解决方案
+
+- 14:31 回滚了版本。
+`, "deploy"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := classifyMarkdown(t, tc.md)
+			if c.Trigger.Kind != tc.want {
+				t.Errorf("trigger kind %q, want %q (cause %q, trigger %q)", c.Trigger.Kind, tc.want, c.RootCause.Description, c.Trigger.Description)
+			}
+		})
+	}
+}
+
+// With no cause stated, a story that tells a failure and no trigger is
+// latent (not unknown); a trigger its story tells twice still names the kind.
+func TestTriggerNoCauseStated(t *testing.T) {
+	cases := []struct{ name, md, want string }{
+		{"en-latent", "# Slow search on Monday\n\n## Symptoms\n\nSearch requests timed out for twenty minutes and users saw empty result pages.\n", "latent"},
+		{"ru-latent", "# Медленный поиск в понедельник\n\n## Симптомы\n\nДвадцать минут запросы к поиску падали по таймауту, пользователи видели пустую выдачу.\n", "latent"},
+		{"zh-latent", "# 周一搜索变慢\n\n## 故障现象\n\n搜索请求超时了二十分钟，用户看到空白的结果页。\n", "latent"},
+		{"en-story", "# Slow search on Monday\n\n## Symptoms\n\nSearch requests timed out for twenty minutes after the vulnerability was published and scanners arrived.\n\nThe advisory was publicly disclosed that morning.\n", "dependency-event"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := classifyMarkdown(t, tc.md)
+			if c.RootCause.Description != "" {
+				t.Skipf("a cause was routed: %q", c.RootCause.Description)
+			}
+			if c.Trigger.Kind != tc.want {
+				t.Errorf("trigger kind %q, want %q", c.Trigger.Kind, tc.want)
+			}
+		})
+	}
+}

@@ -70,13 +70,14 @@ func TestGoldSet(t *testing.T) {
 		{"language", func(l string) float64 { v, _ := rep.Get("language", l); return v }, map[string]float64{"en": 0.99, "ru": 0.99, "zh": 0.99}},
 		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 0.9, "ru": 0.63, "zh": 0.82}},
 		// labels (root cause, organization, tags, trigger kind) measured at
-		// 0.89/0.89/1.00, 0.94/1.00/1.00, 0.68/0.68/0.73, 0.72/0.89/0.85,
+		// 0.89/0.89/1.00, 0.94/1.00/1.00, 0.68/0.68/0.73, 0.83/0.89/0.85
+		// (trigger kind en 0.72 before session 6's story events),
 		// less one document (hand tables: cross-source is in-sample here;
 		// classify's TestLabelsHeldOut holds the held-out figures)
 		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.83, "ru": 0.77, "zh": 0.84}},
 		{"organization", func(l string) float64 { v, _ := rep.Get("organization", l); return v }, map[string]float64{"en": 0.77, "ru": 0.88, "zh": 0.92}},
 		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.68, "ru": 0.68, "zh": 0.70}},
-		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.66, "ru": 0.77, "zh": 0.77}},
+		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.77, "ru": 0.77, "zh": 0.77}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
 		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.595, "ru": 0.40, "zh": 0.53}},

@@ -44,7 +44,7 @@ var unseenFloors = []unseenFloor{
 	{"root cause", "en", 0.68, true}, {"root cause", "ru", 0.73, true}, {"root cause", "zh", 0.45, true},
 	{"organization", "en", 0.47, true}, {"organization", "ru", 1.00, true}, {"organization", "zh", 0.91, true},
 	{"tags", "en", 0.32, false}, {"tags", "ru", 0.59, false}, {"tags", "zh", 0.65, false},
-	{"trigger kind", "en", 0.32, true}, {"trigger kind", "ru", 0.36, true}, {"trigger kind", "zh", 0.55, true},
+	{"trigger kind", "en", 0.37, true}, {"trigger kind", "ru", 0.45, true}, {"trigger kind", "zh", 0.64, true},
 	{"detection", "en", 0.58, true}, {"detection", "ru", 0.45, true}, {"detection", "zh", 0.64, true},
 }
 
