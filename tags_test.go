@@ -125,3 +125,22 @@ func TestTagAliasesSession5(t *testing.T) {
 		}
 	}
 }
+
+// TestTagAliasesSession6: the general technology names added in session 6
+// resolve in every script they are written in.
+func TestTagAliasesSession6(t *testing.T) {
+	for in, want := range map[string]string{
+		"Stripe": "stripe", "Amazon Cognito": "cognito", "Microsoft Teams": "microsoft-teams", "вотсап": "whatsapp",
+		"quay.io": "quay", "Amazon ECR": "ecr", "Sealed Secrets": "sealed-secrets", "Percona Server": "percona",
+		"Galera Cluster": "galera", "Apache Solr": "solr", "JupyterHub": "jupyter", "英伟达": "nvidia", "графит": "graphite",
+		"node_exporter": "node-exporter", "Sumo Logic": "sumologic", "Nuxt.js": "nuxt", "Express.js": "expressjs",
+		"Cloudflare R2": "cloudflare-r2", "Juniper Networks": "juniper", "FortiGate": "fortinet", "PAN-OS": "palo-alto",
+		"Citrix ADC": "netscaler", "Talos Linux": "talos-linux", "Borg Backup": "borgbackup", "Spring Cloud": "spring-cloud",
+		"企业微信": "wecom", "京东云": "jd-cloud", "七牛云": "qiniu", "火山引擎": "volcengine", "Postgres Pro": "postgrespro",
+		"mail.ru": "mail-ru", "istiod": "istio", "слаке": "slack", "джира": "jira",
+	} {
+		if got, ok := NormalizeTag(in); !ok || got != want {
+			t.Errorf("NormalizeTag(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

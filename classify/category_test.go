@@ -1,6 +1,10 @@
 package classify
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/casebook/casebook"
+)
 
 // Security, expiry, human-error and capacity causes named in their own
 // words in each language; the post's own front-matter tags count as label
@@ -27,5 +31,82 @@ func TestCategoryCues(t *testing.T) {
 				t.Errorf("category = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// Root-cause words of session 6, written from vocabulary.md's categories:
+// one made-up cause sentence per category and language, scored as a cause.
+func TestCategoryWordsSession6(t *testing.T) {
+	cases := []struct{ text, want string }{
+		// software defects told by their kind
+		{"an off-by-one in the pager skipped the last shard", "software-defect"},
+		{"обработчик попадал в бесконечный цикл на пустом ответе", "software-defect"},
+		{"优惠券为空时没有判空，访问了空指针", "software-defect"},
+		// capacity: more than it could take
+		{"the queue consumers were overwhelmed and could not keep up", "capacity"},
+		{"база не выдержала нагрузки и захлебнулась", "capacity"},
+		{"数据库承受不住瞬间的回源流量，被压垮了", "capacity"},
+		// another party's failure
+		{"our provider had a regional outage in the storage service", "dependency"},
+		{"у хостера упал дата-центр", "dependency"},
+		{"运营商线路中断，合作方的接口也不可用", "dependency"},
+		// physical failures
+		{"a failed drive and then the power supply of the same server", "hardware"},
+		{"перегрев стойки и сгоревший блок питания", "hardware"},
+		{"机柜停电后宿主机故障", "hardware"},
+		// connectivity
+		{"a network partition left both halves with a leader: split brain", "network"},
+		{"потеря пакетов между зонами", "network"},
+		{"网络分区导致了脑裂", "network"},
+		// a manual operation gone wrong
+		{"the script ran against the wrong cluster", "human-error"},
+		{"команду выполнили не на том сервере", "human-error"},
+		{"值班同学操作失误，不小心删掉了数据", "human-error"},
+		// a setting the process reads from its environment is configuration
+		{"the environment variable pointed at the staging database", "configuration"},
+		{"переменная окружения указывала на тестовую базу", "configuration"},
+		{"环境变量指向了测试库", "configuration"},
+	}
+	for _, tc := range cases {
+		if got, _ := bestLabel(rootCauseCues, casebook.RootCauseCategories, tc.text, ""); got != tc.want {
+			t.Errorf("bestLabel(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A cache entry or a TTL that expires is how a cache works, not an expired
+// certificate or licence: a stop phrase covers the expiry cue inside it.
+func TestCategoryCacheExpiryIsNoExpiry(t *testing.T) {
+	lc := labelIndex(rootCauseCues)
+	for _, text := range []string{
+		"all cache entries expired at the top of the hour and the database took every read",
+		"кэш истёк у всех ключей одновременно",
+		"大量缓存同时过期，请求全部打到数据库",
+		"缓存键使用同样的过期时间",
+	} {
+		if n := labelCounts(lc, text)["expiry"]; n != 0 {
+			t.Errorf("labelCounts(%q)[expiry] = %d, want 0", text, n)
+		}
+	}
+	// an expired certificate still is one
+	if n := labelCounts(lc, "the certificate expired at midnight")["expiry"]; n == 0 {
+		t.Errorf("an expired certificate counts no expiry")
+	}
+}
+
+// A trigger of one kind of cause breaks a tie between causes toward it, and
+// adds nothing to a cause no cue named.
+func TestCategoryTriggerTieBreak(t *testing.T) {
+	texts := []weightedText{{"the image service failed: a vendor's api and a flag were wrong", 1.5}}
+	if got, _ := bestLabelWeighted(rootCauseCues, casebook.RootCauseCategories, texts); got != "configuration" {
+		t.Fatalf("without the trigger: %q, want configuration (the tie goes by the table's order)", got)
+	}
+	b := map[string]float64{triggerCategory["dependency-event"]: triggerCategoryBonus}
+	if got, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, texts, b); got != "dependency" {
+		t.Errorf("with a dependency-event trigger: %q, want dependency", got)
+	}
+	b = map[string]float64{triggerCategory["hardware-event"]: triggerCategoryBonus}
+	if got, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, texts, b); got != "configuration" {
+		t.Errorf("a hardware trigger for a cause no cue named: %q, want configuration", got)
 	}
 }

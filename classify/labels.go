@@ -21,37 +21,51 @@ var rootCauseCues = map[string]cueSet{
 		"exception", "logic", "incorrectly", "mistakenly", "unconditionally", "error handling", "retry logic",
 		"edge case", "memory leak", "leak", "kernel issue", "kernel bug", "code", "implementation", "serializ", "busy-wait",
 		"library", "function", "handling", "recalled", "unexpected",
+		"off-by-one", "infinite loop", "use-after-free", "integer overflow", "unhandled", "uncaught", "did not handle",
+		"didn't handle", "not thread-safe", "thread safety", "concurrency bug", "connection leak",
 		"баг", "ошибка в коде", "дефект", "безусловно", "логик", "гонк", "утечк", "реализац", "код", "спин",
 		"библиотек", "функци",
-		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核", "函数", "框架", "bug"),
+		"бесконечн", "необработанн", "не обрабатывал", "не обрабатыва", "состояние гонки", "переполнение целого",
+		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核", "函数", "框架", "bug",
+		"空指针", "竞态", "竞争条件", "死循环", "越界", "边界条件", "未处理", "没有处理", "判空", "并发问题", "线程安全",
+		"内存泄露", "连接泄露", "句柄泄露", "异常处理", "未捕获"),
 	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
-		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment",
-		"конфиг", "настройк", "настроен", "параметр", "флаг", "правил", "по умолчанию",
-		"配置", "参数", "默认值", "默认配置", "默认参数", "默认设置", "环境", "设置", "规则"),
+		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment variable", "env var",
+		"конфиг", "настройк", "переменная окружения", "переменные окружения", "переменной окружения", "настроен", "параметр", "флаг", "правил", "по умолчанию",
+		"配置", "参数", "默认值", "默认配置", "默认参数", "默认设置", "设置", "规则", "环境变量"),
 	"capacity": cues("capacity", "exhaust", "ran out", "out of memory", "oom", "starvation", "saturat", "overload",
-		"too many", "connection pool", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
+		"too many", "connection pool", "max connections", "max_connections", "connection limit", "out of connections", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
 		"too few", "not enough", "insufficient", "backlog", "peak traffic", "traffic peak",
 		"high load", "load spike", "ip addresses",
 		"worker", "connections", "fragmentation", "memory pressure", "memory usage", "memory utilization", "too large",
-		"bottleneck", "throughput limit", "iops", "exceeded the limit",
+		"bottleneck", "throughput limit", "iops", "exceeded the limit", "overwhelmed", "could not keep up", "couldn't keep up",
 		"нагрузк", "исчерпа", "не хват", "лимит", "переполн", "воркер",
 		// connections as a resource, not a connection attempt ("не может подключиться")
 		"пул соединений", "пула соединений", "число соединений", "количество соединений", "числа соединений",
 		"количество подключений", "число подключений", "много соединений", "много подключений",
 		"место на диске", "закончилось место", "кончилось место", "нет места", "свободного места",
 		"слишком мало", "недостаточно памяти", "недостаточно места", "недостаточно ресурсов", "пиков",
-		"узкое место", "пропускной способност",
+		"узкое место", "пропускной способност", "не справлял", "не выдержал", "не выдержала", "не выдержало", "захлебнул",
 		"容量", "耗尽", "不足", "打满", "过载", "连接数", "满了", "并发", "磁盘空间", "磁盘满", "写满",
-		"太少", "不够", "排队", "积压", "高峰", "瓶颈", "上限", "吞吐"),
+		"太少", "不够", "排队", "积压", "高峰", "瓶颈", "上限", "吞吐",
+		"承受不住", "扛不住", "撑不住", "压垮", "负载过高", "高负载", "负载高", "占满", "爆满", "配额", "超限", "线程池满", "连接池满", "使用率"),
 	"dependency": cues("third-party", "third party", "upstream", "provider outage", "github support",
 		"supplier", "external service", "cloud provider outage", "vendor outage", "saas", "external api", "outage at our provider", "外部服务", "服务商", "云服务商", "供应商故障",
-		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商"),
+		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商",
+		"our provider", "provider had", "provider's outage", "regional outage", "had an outage", "experienced an outage",
+		"suffered an outage", "cloud provider", "hosting provider", "vendor's", "partner's api",
+		"хостер", "подрядчик", "облачного провайдера",
+		"运营商", "合作方", "依赖的服务", "依赖服务", "外部接口", "第三方接口"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		// A disk named alone is not a failed one: "место на диске" is a full disk (capacity).
 		"железо", "железа", "железе", "железом", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк", "отказ оборудования", "сбой оборудования",
-		"питани", "硬件", "磁盘损坏", "磁盘故障", "坏盘", "断电", "机房", "硬盘故障", "服务器故障", "网卡故障", "内存条", "主板"),
+		"питани", "硬件", "磁盘损坏", "磁盘故障", "坏盘", "断电", "机房", "硬盘故障", "服务器故障", "网卡故障", "内存条", "主板",
+		"failed drive", "drive failed", "power supply", "psu", "bad sector", "ecc error", "overheat", "fiber cut", "fibre cut",
+		"перегрев", "блок питания", "обрыв кабеля", "обрыв оптики",
+		"硬盘损坏", "坏道", "掉电", "停电", "光纤", "光缆", "电源", "机柜", "宿主机故障", "物理机故障"),
 	"network": cues("network", "bgp", "routing", "packet loss", "partition", "mtu", "dns resolution", "latency between",
-		"сеть", "сети", "сетью", "сетей", "сетев", "маршрут", "网络", "丢包", "路由"),
+		"сеть", "сети", "сетью", "сетей", "сетев", "маршрут", "网络", "丢包", "路由",
+		"network partition", "split brain", "split-brain", "packet drops", "dropped packets", "потеря пакетов", "网络分区", "网络抖动", "脑裂"),
 	"deployment": cues("rollout", "deploy pipeline", "migration", "mid-rollout", "incompatible version", "release process",
 		"during the upgrade", "at the time of upgrade", "at the time of the upgrade", "upgrade process", "upgrade procedure", "canary", "bad deploy", "deployment pipeline", "ci/cd pipeline", "раскатк",
 		"during the rollout", "during deployment", "rollout process", "при обновлении", "в процессе обновления",
@@ -60,7 +74,8 @@ var rootCauseCues = map[string]cueSet{
 	"human-error": cues("human error", "manual", "accidentally", "by mistake", "wrong command", "operator",
 		"mistakenly deleted", "deleted by mistake",
 		"вручную", "случайно", "по ошибке", "человеческ", "ошибочно удал",
-		"误操作", "手动", "人为", "误删", "误执行", "手误"),
+		"误操作", "手动", "人为", "误删", "误执行", "手误",
+		"wrong host", "wrong server", "wrong cluster", "typo", "не на том сервере", "опечатк", "操作失误", "不小心", "错误操作", "误改"),
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
 		"malware", "ransomware", "phishing", "hacker", "breach", "backdoor", "trojan", "infosec", "unauthorized access", "credential leak", "leaked credentials", "cve", "ддос", "несанкционирован", "утечка данных", "утечки данных", "未授权", "数据泄露",
 		"уязвим", "атак", "взлом", "хакер", "злоумышлен", "вредонос", "шифровальщик", "вирус", "фишинг", "троян",
@@ -179,6 +194,21 @@ type weightedText struct {
 }
 
 func bestLabelWeighted(table map[string]cueSet, order []string, texts []weightedText) (string, float64) {
+	return bestLabelBonus(table, order, texts, nil)
+}
+
+// triggerCategory is the cause a trigger kind tells of by itself.
+var triggerCategory = map[string]string{
+	"dependency-event": "dependency", "hardware-event": "hardware", "traffic-surge": "capacity",
+}
+
+// triggerCategoryBonus is what that trigger adds to its cause's score: a
+// label that some cue named gets it, so it breaks ties and no more.
+const triggerCategoryBonus = 0.5
+
+// bestLabelBonus is bestLabelWeighted with bonus added to the labels the
+// texts named.
+func bestLabelBonus(table map[string]cueSet, order []string, texts []weightedText, bonus map[string]float64) (string, float64) {
 	lc := labelIndex(table)
 	score := map[string]float64{}
 	for _, t := range texts {
@@ -191,6 +221,11 @@ func bestLabelWeighted(table map[string]cueSet, order []string, texts []weighted
 			} else {
 				score[label] += t.w * float64(n)
 			}
+		}
+	}
+	for label, b := range bonus {
+		if score[label] > 0 {
+			score[label] += b
 		}
 	}
 	best, bestScore := "", 0.0
@@ -206,8 +241,14 @@ func bestLabelWeighted(table map[string]cueSet, order []string, texts []weighted
 // word: "правильно" (correctly) is not "правило" (a rule).
 const notALabel = "-"
 
-// labelStops are such words.
-var labelStops = cues("правильн")
+// labelStops are such words, and phrases whose cues inside them name no
+// label: a cache entry or a TTL that expires is how a cache works, not an
+// expired certificate or licence (vocabulary.md's expiry).
+var labelStops = cues("правильн",
+	"cache expir", "cache entries expir", "cache entry expir", "cached entries expir", "ttl expir", "expired cache",
+	"expired from the cache", "кэш истек", "кэш истёк", "кеш истек", "кеш истёк",
+	"缓存过期", "缓存失效", "key过期", "key 过期", "ttl过期", "过期时间", "过期策略", "过期的缓存", "过期淘汰",
+	"同时过期", "集中过期", "批量过期")
 
 // labelCounts counts the labels of lc's cues in low, the longest cue at a
 // position counting once ("configuration" is not also "config"), and
@@ -225,6 +266,22 @@ func labelCounts(lc labelledCues, low string) map[string]int {
 		longest[at] = max(longest[at], n)
 		return true
 	})
+	// a stop phrase covers the cues that start inside it ("缓存过期" is no
+	// expiry)
+	var stops []hit
+	for _, h := range hits {
+		if h.label == notALabel && h.n == longest[h.at] {
+			stops = append(stops, h)
+		}
+	}
+	inStop := func(h hit) bool {
+		for _, st := range stops {
+			if h.at >= st.at && h.at < st.at+st.n {
+				return true
+			}
+		}
+		return false
+	}
 	out := map[string]int{}
 	type key struct {
 		at    int
@@ -232,7 +289,7 @@ func labelCounts(lc labelledCues, low string) map[string]int {
 	}
 	seen := map[key]bool{}
 	for _, h := range hits {
-		if h.n < longest[h.at] || h.label == notALabel || seen[key{h.at, h.label}] {
+		if h.n < longest[h.at] || h.label == notALabel || seen[key{h.at, h.label}] || inStop(h) {
 			continue
 		}
 		seen[key{h.at, h.label}] = true
@@ -282,14 +339,6 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			}
 		}
 	}
-	if cat, s := bestLabelWeighted(rootCauseCues, casebook.RootCauseCategories, texts); cat != "" {
-		cs.RootCause.Category = cat
-		conf["root_cause.category"] = round2(scale * min(0.3+s/20, 0.9))
-	} else if rc != "" {
-		// a cause is stated but names no kind: most stated causes are defects
-		cs.RootCause.Category = "software-defect"
-		conf["root_cause.category"] = 0.3
-	}
 	trig := strings.ToLower(cs.Trigger.Description)
 	if trig != "" {
 		if kind, s := bestTrigger([]triggerText{{trig, 3, false}}); kind != "" {
@@ -325,6 +374,20 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			cs.Trigger.Kind = "latent"
 			conf["trigger.kind"] = 0.3
 		}
+	}
+	// a trigger of one kind of cause corroborates it: a tie-breaker, since
+	// the cause is the deepest one (a provider's outage may expose our bug)
+	bonus := map[string]float64{}
+	if c := triggerCategory[cs.Trigger.Kind]; c != "" {
+		bonus[c] = triggerCategoryBonus
+	}
+	if cat, s := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, texts, bonus); cat != "" {
+		cs.RootCause.Category = cat
+		conf["root_cause.category"] = round2(scale * min(0.3+s/20, 0.9))
+	} else if rc != "" {
+		// a cause is stated but names no kind: most stated causes are defects
+		cs.RootCause.Category = "software-defect"
+		conf["root_cause.category"] = 0.3
 	}
 	det := strings.ToLower(cs.Detection.Description)
 	if det == "" {

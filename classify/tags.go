@@ -155,7 +155,7 @@ func isASCIIWord(c byte) bool {
 
 // broadTags are mentioned in passing by most posts; they count only when
 // the title, the cause or the front matter names them, or they recur a lot.
-var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "iam", "perf", "jira", "confluence", "cron", "chrome", "curl", "ssh"}
+var broadTags = []string{"linux", "http", "cli", "slack", "dns", "tcp", "vpc", "iam", "perf", "jira", "confluence", "cron", "chrome", "curl", "ssh", "icmp", "ipv6", "arthas"}
 
 const broadMinCount = 6
 
@@ -235,7 +235,12 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	if len(scores) < tagFillTo {
 		// a post that names few technologies: the ones it names once count
 		// too, in the order the story names them, up to tagFillTo
-		a.fillOnceNamed(scores, counts)
+		a.fillOnceNamed(scores, counts, false)
+	}
+	if len(scores) == 0 {
+		// a post whose fields name none: what the story names at all (not
+		// its plans or lessons) is what it ran on
+		a.fillOnceNamed(scores, counts, true)
 	}
 	return scores
 }
@@ -246,14 +251,18 @@ const tagFillTo = 3
 
 // fillOnceNamed adds the tags counts holds once, first-named first, with
 // scores below every tag that recurs, until scores holds tagFillTo.
-func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]int) {
+func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]int, story bool) {
 	w := 0.9
 	for i := range a.units {
 		if len(scores) >= tagFillTo {
 			return
 		}
 		u := &a.units[i]
-		if u.assigned != fSymptoms && u.assigned != fRootCause && u.assigned != fTrigger && u.assigned != fRemediation {
+		if story {
+			if u.assigned == fActionItems || u.assigned == fLessons || u.advice {
+				continue
+			}
+		} else if u.assigned != fSymptoms && u.assigned != fRootCause && u.assigned != fTrigger && u.assigned != fRemediation {
 			continue // background and plans name what the incident did not run through
 		}
 		found := tagCounts(u.text, u.low)

@@ -76,3 +76,39 @@ func TestTagParentOrderFree(t *testing.T) {
 		t.Errorf("tags = %v, want aws", first)
 	}
 }
+
+// TestTagFillWhenNone: a post whose fields name no technology takes the ones
+// its story names once (a summary, a timeline), never those of its plans.
+func TestTagFillWhenNone(t *testing.T) {
+	for _, tc := range []struct{ name, md, want, not string }{
+		{"en", "# Slow pages on Friday\n\nOn Friday afternoon pages rendered slowly because the Memcached nodes were restarted one after another.\n\n" +
+			"## Action items\n\n- Evaluate Varnish in front of the web tier.\n", "memcached", "varnish"},
+		{"ru", "# Медленные страницы в пятницу\n\nВ пятницу днём страницы открывались медленно: узлы Memcached перезапускались один за другим.\n\n" +
+			"## Планы\n\n- Попробовать Varnish перед веб-серверами.\n", "memcached", "varnish"},
+		{"zh", "# 周五页面变慢\n\n周五下午页面打开很慢，原来是 Memcached 节点被逐个重启。\n\n## 后续改进\n\n- 评估在 Web 层前加 Varnish。\n",
+			"memcached", "varnish"},
+	} {
+		tags := classifyMarkdown(t, tc.md).Tags
+		if !slices.Contains(tags, tc.want) || slices.Contains(tags, tc.not) {
+			t.Errorf("%s: tags = %v, want %s and no %s", tc.name, tags, tc.want, tc.not)
+		}
+	}
+}
+
+// TestTagsInPassingSession6: a diagnostic tool (arthas) or a protocol most
+// posts name in passing (icmp, ipv6) is no tag from mentions in the story
+// outside the title and the cause.
+func TestTagsInPassingSession6(t *testing.T) {
+	for _, tc := range []struct{ name, md, not string }{
+		{"en", "# Order API errors\n\n## Symptoms\n\nThe order API returned 500 and ICMP pings to the host still answered. Arthas showed every Tomcat thread waiting.\n\n" +
+			"## Root cause\n\nThe Tomcat thread pool was exhausted by slow Oracle queries.\n", "arthas"},
+		{"ru", "# Ошибки API заказов\n\n## Симптомы\n\nAPI заказов отвечал 500, при этом ICMP-пинги до хоста проходили. Arthas показал, что все потоки Tomcat ждут.\n\n" +
+			"## Причина\n\nПул потоков Tomcat исчерпали медленные запросы к Oracle.\n", "arthas"},
+		{"zh", "# 订单接口报错\n\n## 现象\n\n订单接口返回 500，但 ICMP ping 主机仍然正常。用 Arthas 看到 Tomcat 线程都在等待。\n\n## 根本原因\n\nTomcat 线程池被慢 Oracle 查询耗尽。\n", "arthas"},
+	} {
+		tags := classifyMarkdown(t, tc.md).Tags
+		if slices.Contains(tags, tc.not) || slices.Contains(tags, "icmp") {
+			t.Errorf("%s: tags = %v, want no %s and no icmp", tc.name, tags, tc.not)
+		}
+	}
+}

@@ -35,7 +35,7 @@ func TestUnknownTechnologyTags(t *testing.T) {
 		{"en", "# Postmortem: QuillDB lost its leader\n\n## Impact\n\nWrites failed for an hour.\n\n## Root cause\n\nThe root cause was a bug in QuillDB's election code: two QuillDB nodes both took the lead.\n\n## Resolution\n\n- We restarted one node.\n", "quilldb", true},
 		{"ru", "# Разбор: упал FlowGate\n\n## Что случилось\n\nЗапросы не проходили полчаса.\n\n## Причина\n\nПричиной стала ошибка в FlowGate: после перезапуска FlowGate не читал свой конфиг.\n\n## Решение\n\n- Откатили версию.\n", "flowgate", true},
 		{"zh", "# 故障复盘：widgets.io 同步中断\n\n## 问题描述\n\n向 widgets.io 的同步任务失败了两个小时。\n\n## 根本原因\n\n根本原因是 widgets.io 的接口返回了错误的状态码，任务误以为上传成功。\n\n## 解决方案\n\n- 修复状态码判断。\n", "widgets-io", true},
-		{"en in passing", "# Postmortem: the API lost its leader\n\n## Root cause\n\nThe root cause was a bug in the election code.\n\n## Resolution\n\n- We restarted one node; a colleague asked about PaperTrail, and PaperTrail came up again at lunch.\n", "papertrail", false},
+		{"en in passing", "# Postmortem: the API lost its leader\n\n## Root cause\n\nThe root cause was a bug in the election code.\n\n## Resolution\n\n- We restarted one node; a colleague asked about LogTrove, and LogTrove came up again at lunch.\n", "logtrove", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
