@@ -317,6 +317,10 @@ var fieldCues = map[field]cueSet{
 	fActionItems: join(
 		weighted(2, cues("we will", "we'll", "we are going to", "going forward", "we plan", "plan to", "planning to",
 			"action item", "follow-up", "follow up", "to prevent", "will be added", "todo",
+			// status-page reports tell their plans in the progressive
+			"we are adding", "we are also adding", "we're adding", "we are improving", "we are implementing",
+			"we are introducing", "we are updating", "we are changing", "we are working on", "we are reviewing",
+			"we are investing", "we are making changes", "мы добавляем", "мы внедряем", "мы работаем над",
 			"будем", "планируем", "собираемся", "в будущем", "чтобы избежать", "чтобы не повтор", "добавим", "сделаем",
 			"后续", "计划", "今后", "以后会", "防止再次", "避免再次")),
 		cues("enhance", "improve", "should be", "we should", "will be", "is going to", "working to", "aiming",
@@ -394,8 +398,18 @@ var noDetection = cues("no alert", "no test/alert", "no monitoring", "without al
 // notCause rules a cause out rather than naming it.
 var notCause = cues("unlikely to be", "ruled out", "rule out", "not caused by", "not the cause", "wasn't the cause",
 	"was not the cause", "is not the cause", "not related to", "unrelated to",
-	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили",
-	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关")
+	// "the trigger, though not the root cause, was …" names the trigger
+	"not the root cause", "not a root cause", "not the underlying cause",
+	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили", "не корневая причина", "не первопричина",
+	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关", "并非根因", "不是根因", "不是根本原因")
+
+// apology marks the sentence every status-page report ends with ("We
+// apologize for the impact this caused"): it names "impact" and "caused"
+// but states no field.
+var apology = cues("we apologize", "we apologise", "we sincerely apologize", "we sincerely apologise", "we are sorry",
+	"we're sorry", "we deeply regret", "our apologies", "apologize for", "apologise for",
+	"приносим извинения", "приносим свои извинения", "извиняемся", "просим прощения", "приносим извинени",
+	"深表歉意", "表示歉意", "致以歉意", "非常抱歉", "十分抱歉", "深感抱歉", "向大家道歉", "致歉")
 
 // advice marks a prescriptive or reflective sentence: a lesson drawn ("we
 // learned", "教训", "впредь"), a warning to readers or to oneself ("be careful",
@@ -498,8 +512,14 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 	if obs && out[fSymptoms] > 0 && !exposition.any(low) && !noLonger.any(low) && !notCause.any(low) {
 		out[fSymptoms] += observeBonus
 	}
-	if out[fDetection] > 0 && noDetection.any(low) {
+	if out[fDetection] > 0 && (noDetection.any(low) || out[fActionItems] >= 2) {
+		// "no alert for it" is a gap, "we will add an alert" a plan: neither
+		// is how the incident was found
 		delete(out, fDetection)
+	}
+	if len(out) > 0 && apology.any(low) {
+		clear(out)
+		return out, false
 	}
 	if out[fRootCause] > 0 && notCause.any(low) {
 		// "it is unlikely to be caused by...", "排除了...": a cause ruled out

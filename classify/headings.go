@@ -56,6 +56,26 @@ var headingRules = []headingRule{
 		"references", "appendix", "glossary", "further reading", "see also", "stats", "metadata",
 		"участники", "затронутые файлы", "изменённые файлы", "регрессионные тесты", "тесты", "ссылки", "приложение",
 		"参与人", "参考", "附录", "相关链接", "参考资料"), false},
+	// Public post-incident review templates (Azure's PIR, Google's SRE
+	// template, PagerDuty's and Atlassian's) ask their sections as questions;
+	// these come before the single words below would read them otherwise:
+	// "What went wrong and why?" is the cause (alone, "what went wrong" is a
+	// lesson), "How are we making incidents like this less likely or less
+	// impactful?" the plans (not impact), and advice to customers no one field.
+	{fSkip, cues("how can customers", "customer guidance", "recommendations for customers", "what can customers do",
+		"рекомендации клиентам", "рекомендации для клиентов", "что могут сделать клиенты", "客户建议", "给客户的建议", "客户可以"), false},
+	{fRootCause, cues("went wrong and why", "why did this happen", "why did it happen", "why this happened",
+		"five whys", "5 whys", "что пошло не так и почему", "почему это произошло", "почему так произошло",
+		"为什么会发生", "为何发生", "5个为什么", "五个为什么"), false},
+	{fActionItems, cues("less likely", "less impactful", "prevent recurrence", "preventing recurrence",
+		"prevent this from happening", "prevent it from happening", "what we are doing about", "what we're doing about",
+		"going forward", "moving forward", "what we are changing", "what we're changing",
+		"не повторил", "не повторял", "чтобы избежать", "что мы сделаем", "что будем делать", "план действий",
+		"如何避免", "避免再次", "防止再次", "避免类似", "防止类似", "下一步"), false},
+	{fRemediation, cues("how did we respond", "how we responded", "how we respond", "our response", "incident response",
+		"response and recovery", "как мы реагировали", "как мы отреагировали", "реагирование", "принятые меры",
+		"我们如何应对", "如何应对", "应对措施", "应急处理", "处理措施", "止损"), false},
+	{fLessons, cues("where we got lucky", "how'd we do", "how did we do", "в чём нам повезло", "в чем нам повезло"), false},
 	// "how we went about it" is investigation, whatever else the heading says
 	{fAnalysis, cues("思路", "排查过程", "investigation", "расследование"), false},
 	{fNarrative, cues("contributing factor", "сопутствующие факторы", "способствующие факторы", "相关因素"), false},

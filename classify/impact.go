@@ -150,8 +150,9 @@ func (a *analysis) setScope(cs *casebook.Case, u *unit, s, e int, c float64) {
 
 // scopeCues name how much of a system or its users a failure reached.
 var scopeCues = cues("all services", "all users", "all customers", "all requests", "every request", "most requests",
-	"some requests", "portion of", "% of", "the site", "the website", "whole cluster", "entire", "all of our",
-	"для всех", "всех пользователей", "части пользователей", "часть запросов", "весь сайт", "всех сервисов",
+	"some requests", "portion of", "% of", "subset of", "some customers", "some users", "a number of customers",
+	"a small number of", "many customers", "all regions", "multiple regions", "the site", "the website", "whole cluster", "entire", "all of our",
+	"для всех", "всех пользователей", "части пользователей", "части клиентов", "некоторых пользователей", "некоторых клиентов", "часть запросов", "весь сайт", "всех сервисов",
 	"所有", "全部", "部分", "少部分", "大部分", "整个", "全站", "用户")
 
 // scopeClause finds, in a symptom sentence, the clause (between commas or

@@ -123,6 +123,21 @@ func TestHeadingKind(t *testing.T) {
 		{"影响", fImpact},
 		{"Attendees", fSkip},
 		{"How a skip list is built", fNone},
+		// post-incident review templates ask their sections as questions
+		{"What went wrong and why?", fRootCause},
+		{"What went wrong", fLessons},
+		{"How did we respond?", fRemediation},
+		{"How are we making incidents like this less likely or less impactful?", fActionItems},
+		{"How can customers make incidents like this less impactful?", fSkip},
+		{"Where we got lucky", fLessons},
+		{"Что пошло не так и почему", fRootCause},
+		{"Как мы реагировали", fRemediation},
+		{"Что мы сделаем, чтобы это не повторилось", fActionItems},
+		{"Рекомендации клиентам", fSkip},
+		{"为什么会发生", fRootCause},
+		{"我们如何应对", fRemediation},
+		{"如何避免再次发生", fActionItems},
+		{"给客户的建议", fSkip},
 	}
 	for _, tc := range cases {
 		if got, _ := headingKind(tc.h); got != tc.want {

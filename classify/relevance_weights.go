@@ -20,28 +20,28 @@ var fittedBands = map[string]RelevanceBand{
 }
 
 var fittedRelevance = RelevanceModel{
-	Bias: -1.6658,
+	Bias: -1.6655,
 	Weights: []float64{
-		-0.1340, // we_past
-		0.0368,  // second_person
-		-0.3140, // advice
+		-0.1349, // we_past
+		0.0369,  // second_person
+		-0.3142, // advice
 		-0.5172, // cond_failure
-		0.1957,  // failure_past
-		0.2218,  // past_tense
-		0.3235,  // clock_times
+		0.1955,  // failure_past
+		0.2220,  // past_tense
+		0.3234,  // clock_times
 		0.1705,  // dates
-		-0.0065, // versions
-		-0.2046, // version_headings
-		-0.1759, // guide_headings
-		0.4562,  // incident_headings
-		0.5011,  // title_failure
-		0.2407,  // failure_words
-		0.3805,  // found_cause
-		0.3434,  // applied_fix
-		0.0808,  // impact
-		-0.1939, // essay_words
-		0.2814,  // lists
-		0.6115,  // tech
+		-0.0064, // versions
+		-0.2047, // version_headings
+		-0.1758, // guide_headings
+		0.4563,  // incident_headings
+		0.5010,  // title_failure
+		0.2405,  // failure_words
+		0.3801,  // found_cause
+		0.3435,  // applied_fix
+		0.0806,  // impact
+		-0.1940, // essay_words
+		0.2812,  // lists
+		0.6119,  // tech
 		0.1153,  // length
 	},
 	Norms: map[string]RelevanceNorm{

@@ -227,3 +227,51 @@ func TestChineseLeadInIsNoLabel(t *testing.T) {
 		t.Errorf("the sentence under the label 解决方法 went to %q, want remediation", f)
 	}
 }
+
+// A status-page report names its trigger as "not the root cause", ends
+// with an apology that says "impact" and "caused", and tells its plans in
+// the progressive ("we are adding"): the trigger is no cause, the apology
+// no field, the plans action items.
+func TestStatusReportSentences(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"en", "# Summary of the queue service event\n\n" +
+			"The trigger, though not the root cause, for the event was a routine addition of servers to the fleet.\n\n" +
+			"The new servers caused every server to exceed its thread limit, so requests failed.\n\n" +
+			"We are adding alarms for thread use to every fleet.\n\n" +
+			"We apologize for the impact this event caused for our customers.\n",
+			[]routeWant{
+				{"The trigger, though not the root cause, for the event was a routine addition of servers to the fleet.", "trigger"},
+				{"We are adding alarms for thread use to every fleet.", "action_items"},
+				{"We apologize for the impact this event caused for our customers.", ""},
+			}},
+		{"ru", "# Сбой очереди\n\nСервис очереди не отвечал два часа из-за лимита потоков.\n\n" +
+			"Мы приносим извинения за сбой, который вызвал ошибки у клиентов.\n",
+			[]routeWant{
+				{"Мы приносим извинения за сбой, который вызвал ошибки у клиентов.", ""},
+			}},
+		{"zh", "# 队列服务故障\n\n队列服务因为线程数超限导致请求失败。\n\n" +
+			"对于此次故障导致的影响，我们深表歉意。\n",
+			[]routeWant{
+				{"对于此次故障导致的影响，我们深表歉意。", ""},
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkRoutes(t, c.md, c.want) })
+	}
+}
+
+func TestNotTheRootCause(t *testing.T) {
+	for _, s := range []string{
+		"the deploy was the trigger, though not the root cause",
+		"это триггер, но не корневая причина сбоя",
+		"这次发布只是触发条件，并非根因",
+	} {
+		if got := fieldScores(strings.ToLower(s))[fRootCause]; got != 0 {
+			t.Errorf("%q: root cause score %.2f, want 0", s, got)
+		}
+	}
+}
