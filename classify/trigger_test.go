@@ -400,3 +400,21 @@ func TestTriggerNoCauseStated(t *testing.T) {
 		})
 	}
 }
+
+// Russian event verbs match in every person and number: a stem catches
+// "поменял", "поменяла" and "поменяли" alike.
+func TestTriggerRussianVerbForms(t *testing.T) {
+	cases := []struct{ text, kind string }{
+		{"накануне администратор поменял размер кучи в конфиге", "config-change"},
+		{"коллега изменила таймаут пула", "config-change"},
+		{"вечером инженер выключил старый флаг", "config-change"},
+		{"дежурный выкатил сборку в пятницу", "deploy"},
+		{"он обновил до версии 8 драйвер базы", "upgrade"},
+		{"админ перезагрузил коммутатор в стойке", "maintenance"},
+	}
+	for _, tc := range cases {
+		if got := triggerCounts(tc.text, true)[tc.kind]; got < 1 {
+			t.Errorf("triggerCounts(%q)[%s] = 0, want an event", tc.text, tc.kind)
+		}
+	}
+}
