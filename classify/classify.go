@@ -13,6 +13,7 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -253,7 +254,15 @@ func analyse(doc *extract.Document) *analysis {
 				continue // "query_cache_size：…": reference material, not the story
 			}
 			off := 0
-			if k, n := inlineLabel(text); n > 0 {
+			if k, n := statusEntry(text); n > 0 {
+				// a status page's update ("Identified - …", "Решено — …",
+				// "调查中 - …"): the status names the entry's field, and
+				// heads nothing after it
+				off, label = n, fNone
+				if k != fNone {
+					kind = k
+				}
+			} else if k, n := inlineLabel(text); n > 0 {
 				off = n
 				if k != fNone && k != fNarrative {
 					kind = k
@@ -270,8 +279,8 @@ func analyse(doc *extract.Document) *analysis {
 			for _, sp := range splitSentencesIn(text[off:], hanBreaks) {
 				s, e := sp.start+off, sp.end+off
 				t := text[s:e]
-				if len(strings.TrimSpace(t)) < 3 {
-					continue
+				if len(strings.TrimSpace(t)) < 3 || isStampOnly(t) {
+					continue // "Mar 14, 2026 - 15:58 UTC" under an update: no sentence
 				}
 				a.units = append(a.units, unit{
 					text: t, low: lowSlice(blockLow, sameLen, t, s, e), start: b.Start + s, end: b.Start + e,
@@ -294,8 +303,10 @@ func analyse(doc *extract.Document) *analysis {
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
 		}
 		u.assigned = route(u)
-		if isQuestion(u.text) {
-			u.assigned = fNone // a question states no symptom, cause or fix
+		if isQuestion(u.text) || apology.any(u.low) {
+			// a question states no symptom, cause or fix; an apology
+			// none under any heading ("后续改进: … 我们深表歉意")
+			u.assigned = fNone
 		}
 	}
 	a.purposeFragments()
@@ -449,6 +460,10 @@ func route(u *unit) field {
 		}
 		fallthrough
 	case fActionItems, fLessons:
+		if u.kind == fLessons && commitment.any(u.low) && u.scores[fActionItems] >= u.scores[fLessons] {
+			// "Выводы: … мы добавим тест": a plan told among the lessons
+			return fActionItems
+		}
 		if best != u.kind && bestScore >= overrideMin && bestScore >= u.scores[u.kind]+overrideMargin {
 			return best
 		}
@@ -666,4 +681,69 @@ func isDefinition(text string) bool {
 		}
 	}
 	return code
+}
+
+// commitment marks a plan the writers commit to ("we will add", "мы
+// добавим", "我们将"), as against a lesson told as "we should".
+var commitment = cues("we will", "we'll", "we are going to", "we plan to", "we're going to",
+	"мы добавим", "мы сделаем", "мы настроим", "мы будем", "будем", "планируем", "собираемся", "добавим",
+	"我们将", "我们会", "后续将", "后续会", "计划")
+
+// statusWords are the states a status page's updates open with, and the
+// kind each gives its entry: investigating tells what is seen (a problem:
+// symptoms when failure words are there), identified the cause, a fix or
+// monitoring the mitigation; an update or the resolution is routed by cues.
+var statusWords = []struct {
+	kind  field
+	words cueSet
+}{
+	{fProblem, cues("investigating", "under investigation", "расследуем", "исследуем", "выясняем", "изучаем",
+		"проблема обнаружена", "调查中", "排查中", "正在调查", "正在排查")},
+	{fRootCause, cues("identified", "cause identified", "root cause identified", "причина найдена", "причина установлена",
+		"причина определена", "проблема локализована", "已定位", "原因已查明", "已查明原因", "已找到原因", "已确认原因")},
+	{fRemediation, cues("monitoring", "fix implemented", "mitigated", "mitigating", "recovering", "мониторинг", "наблюдаем",
+		"исправление выкачено", "устраняем", "观察中", "监控中", "处理中", "修复中", "恢复中", "已修复")},
+	{fNarrative, cues("update", "resolved", "completed", "scheduled", "in progress", "postmortem", "post-incident report",
+		"обновление", "решено", "устранено", "завершено", "更新", "已恢复", "已解决", "已完成")},
+}
+
+// statusEntry reads the status a status-page update opens with ("**Identified** -
+// …", "Мониторинг — …", "调查中 - …"): the kind it gives the entry (fNone for
+// none) and the length of the prefix, 0 if the paragraph is no such entry.
+func statusEntry(text string) (field, int) {
+	t := strings.TrimLeft(text, "*_ ")
+	lead := len(text) - len(t)
+	for _, sep := range []string{" - ", " – ", " — ", "：", ": "} {
+		i := strings.Index(t, sep)
+		if i <= 0 || i > 48 {
+			continue
+		}
+		head := strings.ToLower(strings.Trim(t[:i], "*_ "))
+		for _, sw := range statusWords {
+			for _, c := range sw.words {
+				colon := sep == "：" || sep == ": "
+				if head == c.text && (!colon || sw.kind == fProblem || sw.kind == fRootCause || hasHan(head)) {
+					// "Monitoring: …", "Update: …" are also plain labels
+					n := lead + i + len(sep)
+					for n < len(text) && (text[n] == ' ' || text[n] == '*' || text[n] == '_') {
+						n++
+					}
+					return sw.kind, n
+				}
+			}
+		}
+	}
+	return fNone, 0
+}
+
+// stampNoise is what a status update's date line holds besides figures.
+var stampNoise = regexp.MustCompile(`(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:utc|gmt|pst|pdt|pt|est|edt|et|cet|cest|msk|cst|am|pm|z)\b|(?:январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-я]*|мск|утц|год[а]?|г\.|年|月|日|号|时|分|秒|北京时间|[0-9\s,.:/\-–—()（）|+]`)
+
+// isStampOnly reports a sentence that is only a date and time ("Mar 14, 2026 -
+// 15:58 UTC", "15 марта 2026, 12:40 МСК", "2026-05-20 21:35").
+func isStampOnly(t string) bool {
+	if !strings.ContainsAny(t, "0123456789") {
+		return false
+	}
+	return strings.TrimSpace(stampNoise.ReplaceAllString(t, "")) == ""
 }

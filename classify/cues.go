@@ -241,12 +241,15 @@ var fieldCues = map[field]cueSet{
 			"stall", "not respond", "hang", "high cpu", "experienced", "began failing", "started failing",
 			"slow queries", "declin", "impair", "freez", "froze", "intermittent", "sporadic", "periodic",
 			"affected", "varied from", "increased", "drop in", "dropped",
-			"increasing", "climb", "rising",
+			"increasing", "climb", "rising", "delay", "minutes late", "arrive late", "arrived late", "twice as long",
+			"longer than usual", "slower than usual", "than usual",
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
 			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
 			"в потолке", "не создал", "не созда", "пуст", "подскочил", "проседа", "замедлен", "фриз", "пропада",
 			"无法", "失败", "报错", "超时", "异常", "卡住", "不可用", "宕机", "延迟", "变慢", "飙升", "升高",
-			"不能", "100%", "没有响应", "无响应", "间歇", "偶尔", "频繁", "出现了", "必现")),
+			"不能", "100%", "没有响应", "无响应", "间歇", "偶尔", "频繁", "出现了", "必现",
+			// potential complements: "can't receive", "won't open", "can't connect"
+			"收不到", "打不开", "连不上", "登不上", "用不了", "加载不出", "显示不出", "被杀", "超限")),
 	fRootCause: join(
 		weighted(3, cues("root cause", "the cause", "caused by", "was caused", "the reason", "turned out",
 			"culprit", "the problem was", "the issue was", "the bug was",
@@ -301,7 +304,7 @@ var fieldCues = map[field]cueSet{
 		)),
 		// the outcome of a step: the problem eased (outweighs "after the
 		// migration", which leads such sentences)
-		weighted(3, cues("alleviated", "went away", "back to normal",
+		weighted(3, cues("alleviated", "went away", "back to normal", "stabilized", "stabilised", "稳定了",
 			"пришло в норму", "пришёл в норму", "пришла в норму", "пришли в норму", "нормализовал",
 			"缓解", "恢复正常")),
 		cues("increased", "we added", "we removed", "removed the", "replaced", "applied", "scaled",
@@ -311,6 +314,8 @@ var fieldCues = map[field]cueSet{
 			"scale down", "scaling down", "scaled down", "free up", "moved", "moving", "manual intervention",
 			"opened a ticket", "ticket was opened", "contacted", "attempted to",
 			"отключил", "включил", "перенесли", "почистил", "очистил", "масштабир", "пересоздал", "откатили",
+			"turned off", "switched off", "we stopped", "i stopped",
+			"关掉", "关闭了", "切换到", "切到", "下线了",
 			"停止", "关闭", "卸载", "扩展", "临时", "重新创建", "清理",
 			"добавил", "удалил", "увеличил", "уменьшил", "заменил", "вернул", "переписал", "сделал",
 			"修改", "调整", "删除", "替换", "扩容", "手动")),
@@ -320,7 +325,9 @@ var fieldCues = map[field]cueSet{
 			// status-page reports tell their plans in the progressive
 			"we are adding", "we are also adding", "we're adding", "we are improving", "we are implementing",
 			"we are introducing", "we are updating", "we are changing", "we are working on", "we are reviewing",
-			"we are investing", "we are making changes", "мы добавляем", "мы внедряем", "мы работаем над",
+			"we are investing", "we are making changes", "we are also improving", "we are also implementing",
+			"we are also introducing", "we are also updating", "we are also changing", "we are also working on",
+			"we are also reviewing", "we are now adding", "мы добавляем", "мы внедряем", "мы работаем над",
 			"будем", "планируем", "собираемся", "в будущем", "чтобы избежать", "чтобы не повтор", "добавим", "сделаем",
 			"后续", "计划", "今后", "以后会", "防止再次", "避免再次")),
 		cues("enhance", "improve", "should be", "we should", "will be", "is going to", "working to", "aiming",
@@ -328,7 +335,8 @@ var fieldCues = map[field]cueSet{
 			"需要", "应该", "改进", "加强", "完善")),
 	fLessons: join(
 		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
-			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思")),
+			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思",
+			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了")),
 		cues("always", "never", "important to", "it is worth", "remember", "we realized", "we realised",
 			"can display", "should have", "the key",
 			"никогда", "всегда", "важно", "обидн", "понял", "осадоч", "по факту",
@@ -402,6 +410,18 @@ var notCause = cues("unlikely to be", "ruled out", "rule out", "not caused by", 
 	"not the root cause", "not a root cause", "not the underlying cause",
 	"не из-за", "не связан", "не причина", "не в этом", "исключил", "исключили", "не корневая причина", "не первопричина",
 	"排除", "不是因为", "并不是", "不会导致", "不是由于", "无关", "并非根因", "不是根因", "不是根本原因")
+
+// restartLoop names a process that restarts again and again: a symptom.
+var restartLoop = cues("kept restarting", "keeps restarting", "restarting repeatedly", "restart loop", "crash loop", "crashloop",
+	"restarted every",
+	"频繁重启", "不断重启", "反复重启", "一直重启", "循环重启")
+
+// hypothesis marks a guess told as such ("at first we suspected", "я
+// подумал", "一开始以为"); confirmed one that was borne out.
+var hypothesis = cues("at first we suspected", "we initially suspected", "we first suspected", "at first we thought",
+	"we initially thought", "we first thought", "i first thought", "at first i thought", "i initially thought",
+	"our first guess", "my first guess", "我以为", "一开始以为", "起初以为", "本以为", "原以为", "最初以为", "一开始怀疑")
+var confirmed = cues("and it was", "which was right", "turned out", "confirmed", "indeed", "果然", "确实", "证实", "原来是")
 
 // apology marks the sentence every status-page report ends with ("We
 // apologize for the impact this caused"): it names "impact" and "caused"
@@ -516,6 +536,22 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		// "no alert for it" is a gap, "we will add an alert" a plan: neither
 		// is how the incident was found
 		delete(out, fDetection)
+	}
+	if restartLoop.any(low) {
+		// "频繁重启", "kept restarting": a crash loop seen, not a restart done
+		out[fSymptoms] += 2
+		if out[fRemediation] > 0 {
+			out[fRemediation] = max(0, out[fRemediation]-2)
+			if out[fRemediation] == 0 {
+				delete(out, fRemediation)
+			}
+		}
+	}
+	if hypothesis.any(low) && !confirmed.any(low) {
+		// "at first we suspected an attack": a guess, neither a symptom
+		// nor the cause (unless it was borne out)
+		delete(out, fSymptoms)
+		delete(out, fRootCause)
 	}
 	if len(out) > 0 && apology.any(low) {
 		clear(out)
