@@ -47,7 +47,7 @@ func TestStampOnly(t *testing.T) {
 			t.Errorf("isStampOnly(%q) = %v", s, got)
 		}
 	}
-	for _, s := range []string{"At 15:58 UTC the queue drained.", "В 12:40 платежи прошли.", "21:35 服务恢复", "Update"} {
+	for _, s := range []string{"At 15:58 UTC the queue drained.", strings.Repeat("2026-05-20 21:35 ", 5), "В 12:40 платежи прошли.", "21:35 服务恢复", "Update"} {
 		if isStampOnly(s) {
 			t.Errorf("isStampOnly(%q) = true, want false", s)
 		}
