@@ -20,34 +20,34 @@ var fittedBands = map[string]RelevanceBand{
 }
 
 var fittedRelevance = RelevanceModel{
-	Bias: -1.6679,
+	Bias: -1.6673,
 	Weights: []float64{
-		-0.1363, // we_past
-		0.0366,  // second_person
-		-0.3141, // advice
-		-0.5168, // cond_failure
+		-0.1364, // we_past
+		0.0369,  // second_person
+		-0.3137, // advice
+		-0.5169, // cond_failure
 		0.1914,  // failure_past
-		0.2214,  // past_tense
-		0.3346,  // clock_times
-		0.1713,  // dates
-		-0.0033, // versions
-		-0.2053, // version_headings
+		0.2220,  // past_tense
+		0.3344,  // clock_times
+		0.1712,  // dates
+		-0.0057, // versions
+		-0.2046, // version_headings
 		-0.1766, // guide_headings
 		0.4569,  // incident_headings
-		0.5013,  // title_failure
-		0.2368,  // failure_words
-		0.3797,  // found_cause
-		0.3438,  // applied_fix
-		0.0794,  // impact
-		-0.1956, // essay_words
-		0.2823,  // lists
-		0.6100,  // tech
-		0.1146,  // length
+		0.5011,  // title_failure
+		0.2371,  // failure_words
+		0.3800,  // found_cause
+		0.3442,  // applied_fix
+		0.0796,  // impact
+		-0.1958, // essay_words
+		0.2822,  // lists
+		0.6102,  // tech
+		0.1141,  // length
 	},
 	Norms: map[string]RelevanceNorm{
 		"": {
-			Mean:  []float64{0.0665, 0.0383, 0.1088, 0.0038, 0.0335, 0.4429, 0.1051, 0.4487, 0.0435, 0.0074, 0.1983, 0.1914, 0.1044, 0.4049, 0.0315, 0.0074, 0.0229, 0.0788, 0.0909, 0.7316, 1.2845},
-			Scale: []float64{0.1017, 0.0837, 0.1235, 0.0155, 0.0724, 0.2550, 0.3666, 0.6356, 0.1883, 0.0571, 0.4677, 0.4893, 0.3058, 0.5803, 0.0682, 0.0276, 0.0487, 0.2162, 0.1875, 0.8108, 0.6228},
+			Mean:  []float64{0.0664, 0.0383, 0.1086, 0.0038, 0.0335, 0.4424, 0.1051, 0.4487, 0.0454, 0.0074, 0.1983, 0.1914, 0.1044, 0.4048, 0.0315, 0.0074, 0.0228, 0.0788, 0.0909, 0.7314, 1.2853},
+			Scale: []float64{0.1017, 0.0837, 0.1234, 0.0155, 0.0724, 0.2548, 0.3666, 0.6356, 0.1898, 0.0571, 0.4677, 0.4893, 0.3058, 0.5802, 0.0682, 0.0276, 0.0486, 0.2162, 0.1875, 0.8107, 0.6225},
 		},
 	},
 }
