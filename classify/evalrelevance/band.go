@@ -403,16 +403,17 @@ func at(score, cut float64) bool { return math.Round(score*100)/100 >= cut-1e-9 
 
 // kept is the share of incident posts scoring at least c.
 func kept(docs []Doc, scores []float64, c float64) float64 {
-	k, pos := 0, 0
-	for i, d := range docs {
-		if d.Label {
-			pos++
-			if at(scores[i], c) {
-				k++
-			}
-		}
+	return keptAt(docs, scores, uniform(len(docs), c))
+}
+
+// uniform is n copies of cut: one cut for every post, for the
+// per-post-cut forms (keptAt, flaggedShareAt, PageFPAt).
+func uniform(n int, cut float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = cut
 	}
-	return ratio(k, max(pos, 1))
+	return out
 }
 
 // pooledF1 is the F1 over all languages at cut c.
@@ -426,33 +427,16 @@ func pooledF1(docs []Doc, scores []float64, c float64) float64 {
 
 // flaggedShare is the share of drafts (score >= low) under high.
 func flaggedShare(scores []float64, low, high float64) float64 {
-	drafted, flagged := 0, 0
-	for _, s := range scores {
-		if at(s, low) {
-			drafted++
-			if !at(s, high) {
-				flagged++
-			}
-		}
-	}
-	return ratio(flagged, drafted)
+	return flaggedShareAt(scores, uniform(len(scores), low), uniform(len(scores), high))
 }
 
 // PageFP is each page set's share of pages scoring at least c.
 func PageFP(pages []Doc, scores []float64, c float64) map[string]float64 {
-	cuts := make([]float64, len(pages))
-	for i := range cuts {
-		cuts[i] = c
-	}
-	return PageFPAt(pages, scores, cuts)
+	return PageFPAt(pages, scores, uniform(len(pages), c))
 }
 
 func worstPageFP(pages []Doc, scores []float64, c float64) float64 {
-	cuts := make([]float64, len(pages))
-	for i := range cuts {
-		cuts[i] = c
-	}
-	return worstPageFPAt(pages, scores, cuts)
+	return worstPageFPAt(pages, scores, uniform(len(pages), c))
 }
 
 // PageFPAt is each page set's share of pages scoring at least their own
