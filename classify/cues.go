@@ -529,7 +529,8 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		out[f] += w
 		return true
 	})
-	if obs && out[fSymptoms] > 0 && !exposition.any(low) && !noLonger.any(low) && !notCause.any(low) {
+	zhStory(low, out, adv)
+	if obs && out[fSymptoms] > 0 && !exposition.any(low) && !noLonger.any(low) && !notCause.any(low) && !zhCauseFound.any(low) {
 		out[fSymptoms] += observeBonus
 	}
 	if out[fDetection] > 0 && (noDetection.any(low) || out[fActionItems] >= 2) {

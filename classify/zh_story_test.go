@@ -1,0 +1,95 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+)
+
+// The Chinese story rules (zh_story.go) on made-up sentences: the cause
+// found at the end of a hunt, a step tried on a wrong guess, a discovery
+// that names nothing yet, a failure that did not come back, and a fix told
+// in the disposal construction (把/将 … 改成).
+func TestChineseStoryScores(t *testing.T) {
+	score := func(s string) map[field]float64 { return fieldScores(strings.ToLower(s)) }
+	for _, tc := range []struct {
+		sentence string
+		check    func(map[field]float64) bool
+		want     string
+	}{
+		{"折腾了半天，最后发现是升级脚本把连接超时重置成了 3 秒，请求超过 3 秒就报错。",
+			func(sc map[field]float64) bool { return sc[fRootCause] > sc[fSymptoms] },
+			"the cause found outweighs the failure words (no observation bonus)"},
+		{"一开始以为是线程数不够，把线程数从 20 加到了 50，重启之后问题依旧。",
+			func(sc map[field]float64) bool { return sc[fRemediation] == 0 && sc[fSymptoms] == 0 },
+			"a step tried on a wrong guess is no fix"},
+		{"一开始以为是网关的问题，重启了网关，果然好了。",
+			func(sc map[field]float64) bool { return sc[fRemediation] > 0 },
+			"a guess borne out keeps its fix"},
+		{"翻了一遍最近的提交记录，终于找到了问题。",
+			func(sc map[field]float64) bool { return sc[fRootCause] == 0 },
+			"a discovery that names nothing is no cause"},
+		{"终于找到了原因：配置中心推送的限流阈值少写了一个零。",
+			func(sc map[field]float64) bool { return sc[fRootCause] > 0 },
+			"a discovery that goes on to name the cause stays one"},
+		{"换了新的驱动版本之后，再也没有出现过掉线的报错。",
+			func(sc map[field]float64) bool { return sc[fSymptoms] == 0 && sc[fRemediation] >= 3 },
+			"a failure that did not come back is the outcome of a fix"},
+		{"我们把连接池的最大连接数调整为 200，接口就正常了。",
+			func(sc map[field]float64) bool { return sc[fRemediation] >= 1.5 },
+			"把 … 调整为: a step taken"},
+		{"将重试次数改为 3 次。",
+			func(sc map[field]float64) bool { return sc[fRemediation] >= 1.5 },
+			"将 … 改为: a step taken"},
+		{"后续我们将把告警阈值调整为 80%。",
+			func(sc map[field]float64) bool { return sc[fRemediation] < sc[fActionItems] },
+			"a planned change is an action item"},
+		{"如果把超时改成 60 秒，问题应该就能缓解。",
+			func(sc map[field]float64) bool { return sc[fRemediation] < 3+zhFixBonus },
+			"a supposed change gets no step bonus"},
+	} {
+		if sc := score(tc.sentence); !tc.check(sc) {
+			t.Errorf("%q: %v; want %s", tc.sentence, sc, tc.want)
+		}
+	}
+}
+
+// The disposal construction: 把/将 before the change verb, not 被, no
+// negation, 将 not the future.
+func TestChineseDisposalFix(t *testing.T) {
+	for _, tc := range []struct {
+		sentence string
+		want     bool
+	}{
+		{"我们把连接池的最大连接数调整为 200。", true},
+		{"将重试次数改为 3 次。", true},
+		{"于是把日志级别改回 info。", true},
+		{"运维平台的默认超时被修改为了 5 秒。", false},
+		{"没把超时改成 60 秒。", false},
+		{"千万不要把生产库的密码改成弱口令。", false},
+		{"别把超时设置为 0。", false},
+		{"这个参数将会改为默认开启。", false},
+		{"超时时间调整为 60 秒。", false},
+	} {
+		if got := zhDisposalFix(strings.ToLower(tc.sentence)); got != tc.want {
+			t.Errorf("zhDisposalFix(%q) = %v, want %v", tc.sentence, got, tc.want)
+		}
+	}
+}
+
+// In a made-up 踩坑 post without field headings, the story rules route the
+// cause found, the failed guess and the fix as an annotator would.
+func TestChineseStoryRoutes(t *testing.T) {
+	md := "# 记一次接口 504 的排查\n\n" +
+		"周一早上，下单接口开始大量超时报错，页面一直转圈。\n\n" +
+		"一开始以为是数据库慢，把数据库的连接数从 100 加到了 300，问题依旧。\n\n" +
+		"翻了一遍最近的配置变更，终于找到了问题。\n\n" +
+		"最后发现是网关的配置被同事误改，上游超时从 30 秒变成了 3 秒，稍慢一点的请求就直接返回 504。\n\n" +
+		"我们把网关的上游超时改回 30 秒，之后再也没有出现过 504。\n"
+	checkRoutes(t, md, []routeWant{
+		{"周一早上，下单接口开始大量超时报错，页面一直转圈。", "symptoms"},
+		{"一开始以为是数据库慢，把数据库的连接数从 100 加到了 300，问题依旧。", ""},
+		{"翻了一遍最近的配置变更，终于找到了问题。", ""},
+		{"最后发现是网关的配置被同事误改，上游超时从 30 秒变成了 3 秒，稍慢一点的请求就直接返回 504。", "root_cause"},
+		{"我们把网关的上游超时改回 30 秒，之后再也没有出现过 504。", "remediation"},
+	})
+}
