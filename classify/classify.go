@@ -303,7 +303,7 @@ func analyse(doc *extract.Document) *analysis {
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
 		}
 		u.assigned = route(u)
-		if isQuestion(u.text) || apology.any(u.low) {
+		if isQuestion(u.text) || apology.any(u.low) || zhDemonstration(u) {
 			// a question states no symptom, cause or fix; an apology
 			// none under any heading ("后续改进: … 我们深表歉意")
 			u.assigned = fNone

@@ -246,7 +246,7 @@ var fieldCues = map[field]cueSet{
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
 			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
 			"в потолке", "не создал", "не созда", "пуст", "подскочил", "проседа", "замедлен", "фриз", "пропада",
-			"无法", "失败", "报错", "超时", "异常", "卡住", "不可用", "宕机", "延迟", "变慢", "飙升", "升高",
+			"无法", "失败", "报错", "超时", "异常", "卡住", "阻塞", "不可用", "宕机", "延迟", "变慢", "飙升", "升高",
 			"不能", "100%", "没有响应", "无响应", "间歇", "偶尔", "频繁", "出现了", "必现",
 			// potential complements: "can't receive", "won't open", "can't connect"
 			"收不到", "打不开", "连不上", "登不上", "用不了", "加载不出", "显示不出", "被杀", "超限")),
@@ -257,7 +257,9 @@ var fieldCues = map[field]cueSet{
 			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首",
 			// the end of a search: what was finally found is the cause
 			"finally found", "eventually found", "in the end it was", "it turned out",
-			"в итоге оказалось", "в итоге выяснилось", "выяснилось", "最后发现", "最终发现", "最终定位", "原来是", "终于发现", "终于找到")),
+			"в итоге оказалось", "в итоге выяснилось", "выяснилось", "最后发现", "最终发现", "最终定位", "原来是", "终于发现", "终于找到",
+			// blame told of the problem itself: "问题出在 X 上"
+			"问题出在", "原因出在", "根源在于", "原因就是")),
 		weighted(1.5, cues("due to", "led to", "leads to", "lead to", "resulted in", "resulting in",
 			"as a result", "bug in", "a bug", "misconfigur", "race condition", "deadlock", "leak",
 			"exhaust", "ran out of", "this meant", "which meant", "caused", "causing",
@@ -336,7 +338,9 @@ var fieldCues = map[field]cueSet{
 	fLessons: join(
 		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
 			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思",
-			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了")),
+			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
+			// "这件事告诉我…": the event taught it (not advice someone gave)
+			"件事告诉我", "次故障告诉我", "次事故告诉我", "次经历告诉我", "次教训告诉我", "这告诉我们")),
 		cues("always", "never", "important to", "it is worth", "remember", "we realized", "we realised",
 			"can display", "should have", "the key",
 			"никогда", "всегда", "важно", "обидн", "понял", "осадоч", "по факту",
@@ -562,7 +566,7 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		// "it is unlikely to be caused by...", "排除了...": a cause ruled out
 		delete(out, fRootCause)
 	}
-	return out, adv && !reportedAdvice.any(low)
+	return out, adv && (!reportedAdvice.any(low) || zhTaught.any(low))
 }
 
 // endsWord reports whether a match of w ending at end is a whole word: the

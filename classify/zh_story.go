@@ -26,6 +26,10 @@ var (
 		"不再出现", "没有再发生", "再也没有发生", "再也没发生", "问题消失", "问题就消失")
 )
 
+// zhTaught is an event that taught the writer something ("这件事告诉我"):
+// a lesson drawn, not advice reported from someone ("ChatGPT 告诉我").
+var zhTaught = cues("件事告诉我", "次故障告诉我", "次事故告诉我", "次经历告诉我", "次教训告诉我", "这告诉我们")
+
 // zhFixVerbs are the change verbs a fix is told with: "把 X 改成 Y", "将
 // 超时调整为 60 秒". Told with 把/将 (the disposal construction: someone
 // did it) they are a step taken; told with 被 ("被修改为") they are a change
@@ -115,4 +119,25 @@ func zhStory(low string, out map[field]float64, adv bool) {
 		// supposed)
 		out[fRemediation] += zhFixBonus
 	}
+}
+
+// zhShows marks a sentence that walks the reader through a figure, a
+// listing or a reproduction ("如下图所示", "我们来看一下代码", "可以看到，…"):
+// exposition around the field, not the field.
+var zhShows = cues("如下图所示", "如图所示", "如上所示", "如上图所示", "来复现", "复现一下",
+	"我们来看", "来看一下", "一起来看", "下面来看")
+
+// zhDemonstration reports a Chinese sentence under a field heading
+// (symptoms, cause, fix) that shows the reader something and holds no
+// strong cue of the heading's field: it goes to no field.
+func zhDemonstration(u *unit) bool {
+	switch u.kind {
+	case fSymptoms, fRootCause, fRemediation:
+	default:
+		return false
+	}
+	if u.scores[u.kind] >= overrideMin || !hasHan(u.low) {
+		return false
+	}
+	return zhShows.any(u.low) || strings.HasPrefix(strings.TrimSpace(u.low), "可以看到")
 }

@@ -43,6 +43,12 @@ func TestChineseStoryScores(t *testing.T) {
 		{"后续我们将把告警阈值调整为 80%。",
 			func(sc map[field]float64) bool { return sc[fRemediation] < sc[fActionItems] },
 			"a planned change is an action item"},
+		{"问题出在连接池的配置上，最大连接数只有 10。",
+			func(sc map[field]float64) bool { return sc[fRootCause] >= 3 },
+			"blame told of the problem itself (问题出在) names the cause"},
+		{"线程一直阻塞在锁上，请求全部超时。",
+			func(sc map[field]float64) bool { return sc[fSymptoms] >= 2 },
+			"阻塞 is a failure word"},
 		{"如果把超时改成 60 秒，问题应该就能缓解。",
 			func(sc map[field]float64) bool { return sc[fRemediation] < 3+zhFixBonus },
 			"a supposed change gets no step bonus"},
@@ -74,6 +80,38 @@ func TestChineseDisposalFix(t *testing.T) {
 			t.Errorf("zhDisposalFix(%q) = %v, want %v", tc.sentence, got, tc.want)
 		}
 	}
+}
+
+// An event that taught the writer ("这件事告诉我") draws a lesson; advice
+// told by someone else stays narrative.
+func TestChineseTaughtIsALesson(t *testing.T) {
+	sc, adv := sentenceScores(strings.ToLower("这次故障告诉我，磁盘告警一定要提前配好。"))
+	if !adv || sc[fLessons] < 2 {
+		t.Errorf("an event that taught: advice %v, lessons %.2f; want a lesson", adv, sc[fLessons])
+	}
+	if _, adv := sentenceScores(strings.ToLower("同事告诉我一定要先备份再升级。")); adv {
+		t.Errorf("advice someone gave read as the writer's lesson")
+	}
+}
+
+// Under a field heading, a Chinese sentence that walks the reader through a
+// figure, a listing or a reproduction goes to no field; one with a strong
+// cue of the heading's field stays.
+func TestChineseDemonstrationUnderHeading(t *testing.T) {
+	md := "# 一次连接泄漏\n\n## 根本原因\n\n" +
+		"连接用完之后没有归还到连接池，池子很快就被耗尽了。\n\n" +
+		"我们可以写一个小程序来复现这个问题，如下图所示。\n\n" +
+		"可以看到，每个请求都会多占用一个连接。\n\n" +
+		"## 解决方案\n\n" +
+		"下面来看一下修改后的代码。\n\n" +
+		"在 defer 里归还连接，修复了泄漏。\n"
+	checkRoutes(t, md, []routeWant{
+		{"连接用完之后没有归还到连接池，池子很快就被耗尽了。", "root_cause"},
+		{"我们可以写一个小程序来复现这个问题，如下图所示。", ""},
+		{"可以看到，每个请求都会多占用一个连接。", ""},
+		{"下面来看一下修改后的代码。", ""},
+		{"在 defer 里归还连接，修复了泄漏。", "remediation"},
+	})
 }
 
 // In a made-up 踩坑 post without field headings, the story rules route the
