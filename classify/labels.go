@@ -55,7 +55,10 @@ var rootCauseCues = map[string]cueSet{
 		"our provider", "provider had", "provider's outage", "regional outage", "had an outage", "experienced an outage",
 		"suffered an outage", "cloud provider", "hosting provider", "vendor's", "partner's api",
 		"хостер", "подрядчик", "облачного провайдера",
-		"运营商", "合作方", "依赖的服务", "依赖服务", "外部接口", "第三方接口"),
+		"运营商", "合作方", "依赖的服务", "依赖服务", "外部接口", "第三方接口",
+		// session 7: a named kind of provider ("our CDN provider")
+		"cdn provider", "dns provider", "payment provider", "email provider", "sms provider", "identity provider",
+		"provider's side", "on the provider side", "upstream provider", "cdn-провайдер", "dns-провайдер", "cdn 服务商", "cdn 厂商"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		// A disk named alone is not a failed one: "место на диске" is a full disk (capacity).
 		"железо", "железа", "железе", "железом", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк", "отказ оборудования", "сбой оборудования",
@@ -75,7 +78,14 @@ var rootCauseCues = map[string]cueSet{
 		"mistakenly deleted", "deleted by mistake",
 		"вручную", "случайно", "по ошибке", "человеческ", "ошибочно удал",
 		"误操作", "手动", "人为", "误删", "误执行", "手误",
-		"wrong host", "wrong server", "wrong cluster", "typo", "не на том сервере", "опечатк", "操作失误", "不小心", "错误操作", "误改"),
+		"wrong host", "wrong server", "wrong cluster", "typo", "не на том сервере", "опечатк", "操作失误", "不小心", "错误操作", "误改",
+		// session 7: a person's slip told in other words (the wrong target,
+		// an accident, a mix-up)
+		"accidental", "fat-finger", "fat finger", "mistyped", "wrong port", "wrong environment",
+		"wrong database", "wrong account", "wrong machine", "wrong node", "wrong cable", "wrong profile", "wrong region",
+		"случайное удаление", "случайно удал", "перепутал", "по невнимательности", "не ту базу", "не в той базе", "не тот сервер",
+		"не на тот сервер", "не тот кластер", "ошибка оператора", "ошибка администратора", "ошибку администратора",
+		"手滑", "连错", "删错", "改错", "执行错", "误执行了", "人为失误"),
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
 		"malware", "ransomware", "phishing", "hacker", "breach", "backdoor", "trojan", "infosec", "unauthorized access", "credential leak", "leaked credentials", "cve", "ддос", "несанкционирован", "утечка данных", "утечки данных", "未授权", "数据泄露",
 		"уязвим", "атак", "взлом", "хакер", "злоумышлен", "вредонос", "шифровальщик", "вирус", "фишинг", "троян",
@@ -88,7 +98,10 @@ var rootCauseCues = map[string]cueSet{
 		"истек", "истёк", "сертификат", "срок действия", "просроч", "продлени", "системное время", "системного времени", "системном времени", "системным временем",
 		"рассинхрон", "синхронизац времени", "часовой пояс", "часового пояса", "часовом поясе",
 		"过期", "证书", "到期", "时钟", "有效期", "续期", "续费", "系统时间", "时间问题", "时间偏差", "时间偏移", "时间不同步",
-		"时间回拨", "时间跳变", "时区"),
+		"时间回拨", "时间跳变", "时区",
+		// session 7: calendar arithmetic (vocabulary.md's "date arithmetic")
+		"daylight saving", "leap year", "date arithmetic", "date calculation", "летнее время", "летнего времени",
+		"перевод часов", "перевода часов", "перевод стрелок", "високосн", "夏令时", "闰年", "闰秒", "日期计算"),
 }
 
 var triggerCues = map[string]cueSet{
@@ -147,7 +160,11 @@ var detectionCues = map[string]cueSet{
 	"automated-alert": cues("alert", "alarm", "paged", "automated warning", "warning from", "pagerduty", "monitoring", "synthetic", "alertmanager",
 		"detected", "automatic", "алерт", "алёрт", "мониторинг", "оповещен", "告警", "报警", "监控"),
 	"customer-report": cues("customer", "user reported", "users reported", "a user", "support ticket", "complain",
-		"twitter", "клиент", "пользовател", "жалоб", "用户反馈", "用户反映", "客户", "投诉"),
+		"twitter", "клиент", "пользовател", "жалоб", "用户反馈", "用户反映", "客户", "投诉",
+		// session 7: reports through support, in more words
+		"support chat", "support team", "support received", "support noticed", "tickets", "reported by customers",
+		"customers reported", "customers started", "users started reporting", "reports from", "social media",
+		"покупател", "обращени", "в поддержку", "чат поддержки", "техподдержк", "тикет", "客服", "工单", "用户报告", "用户反应"),
 	"internal-report": cues("noticed", "engineer", "we found", "we discovered", "colleague", "team noticed",
 		"заметил", "обнаружил", "коллег", "发现", "同事", "开发"),
 }
@@ -245,6 +262,8 @@ const notALabel = "-"
 // label: a cache entry or a TTL that expires is how a cache works, not an
 // expired certificate or licence (vocabulary.md's expiry).
 var labelStops = cues("правильн",
+	// a connection pooler is a kind of software (PgBouncer), not a pool's size
+	"connection pooler", "пулер соединений", "пулера соединений", "пулером соединений",
 	"cache expir", "cache entries expir", "cache entry expir", "cached entries expir", "ttl expir", "expired cache",
 	"expired from the cache", "кэш истек", "кэш истёк", "кеш истек", "кеш истёк",
 	"缓存过期", "缓存失效", "key过期", "key 过期", "ttl过期", "过期时间", "过期策略", "过期的缓存", "过期淘汰",
@@ -356,6 +375,9 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.3
+		} else if loadRises(a.storyText()) > 0 {
+			cs.Trigger.Kind = "traffic-surge"
+			conf["trigger.kind"] = 0.3
 		} else if len(byField[fSymptoms]) > 0 {
 			cs.Trigger.Kind = "latent"
 			conf["trigger.kind"] = 0.2
@@ -369,6 +391,11 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		} else if kind, s := bestTrigger([]triggerText{{a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
 			// a trigger the story tells as an event twice, outside the cause
 			cs.Trigger.Kind = kind
+			conf["trigger.kind"] = 0.3
+		} else if loadRises(a.storyText()) > 0 {
+			// a rise in load the story tells once: load is told as a
+			// figure, once, and its words name nothing else
+			cs.Trigger.Kind = "traffic-surge"
 			conf["trigger.kind"] = 0.3
 		} else {
 			cs.Trigger.Kind = "latent"
@@ -385,9 +412,15 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		cs.RootCause.Category = cat
 		conf["root_cause.category"] = round2(scale * min(0.3+s/20, 0.9))
 	} else if rc != "" {
-		// a cause is stated but names no kind: most stated causes are defects
-		cs.RootCause.Category = "software-defect"
-		conf["root_cause.category"] = 0.3
+		// a cause is stated but names no kind: the kind the trigger tells
+		// of (another party's outage, a failed disk, a surge), else the
+		// kind the story names; most stated causes are defects
+		cs.RootCause.Category, conf["root_cause.category"] = "software-defect", 0.3
+		if c := triggerCategory[cs.Trigger.Kind]; c != "" {
+			cs.RootCause.Category = c
+		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{a.low, 0}}, nil); cat != "" {
+			cs.RootCause.Category = cat
+		}
 	}
 	det := strings.ToLower(cs.Detection.Description)
 	if det == "" {
@@ -405,12 +438,22 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		}
 	}
 	if cs.Detection.Method == "" && (rc != "" || cs.Symptoms != "") {
-		// a story of a failure that names no alert and no report: the team
-		// found it themselves
+		// a story of a failure that names no alert and no report: the
+		// author of a first-person story found it themselves; a team's
+		// report that tells nothing of how it was found leaves it unknown
+		// (annotation-guide.md: an empty field is a real answer)
 		cs.Detection.Method = "internal-report"
 		conf["detection.method"] = 0.3
+		if det == "" && teamVoice(a.low) && !anyWord(discoveryWords, a.storyText()) {
+			cs.Detection.Method = "unknown"
+			conf["detection.method"] = 0.2
+		}
 	}
-	cs.Components = a.components(rc, cs.RootCause.Category)
+	compCat := cs.RootCause.Category
+	if conf["root_cause.category"] == 0.3 {
+		compCat = "software-defect" // the cause named no kind of failure
+	}
+	cs.Components = a.components(rc, compCat)
 	if len(cs.Components) > 0 {
 		conf["components"] = 0.5
 		cs.Extraction.Evidence["components"] = a.firstMentions(cs.Components, func(u *unit) map[string]int { return componentIndex.counts(u.low) })
@@ -452,10 +495,38 @@ func (a *analysis) eventSentence(kind string) *unit {
 			continue
 		}
 		hit := false
-		compiled(events).each(u.low, func(int) bool { hit = true; return false })
+		compiled(events).eachAt(u.low, func(ci, at int) bool {
+			hit = eventEnds(u.low, at, events[ci].text)
+			return !hit
+		})
 		if hit {
 			return u
 		}
 	}
 	return nil
+}
+
+// discoveryWords tell that someone found or reported the failure, however
+// the sentence was routed ("colleagues from sales noticed", "a customer told
+// us"): a story that has one does not leave its detection unknown.
+var discoveryWords = cues("noticed", "spotted", "reported", "alerted", "paged", "complained", "discovered", "told us",
+	"заметил", "заметили", "обнаружил", "обнаружили", "нашли", "сообщил", "сообщили", "пожаловал", "написали")
+
+// Pronouns of the first person, singular and plural.
+var (
+	singularVoice = cues("i", "i'm", "i've", "my", "me", "я", "мне", "меня", "мной", "мой", "моя", "моё", "мои", "моего", "моей")
+	pluralVoice   = cues("we", "we're", "we've", "our", "us", "мы", "нас", "нам", "нами", "наш", "наша", "наше", "наши",
+		"нашего", "нашей", "нашим", "наших")
+)
+
+// teamVoice reports a text told by a team: "we" and "our" outnumber "I"
+// and "my". (Chinese is left out: a blogger's 我们 is as often the
+// reader and the author, as in a tutorial, as a team.)
+func teamVoice(low string) bool {
+	count := func(cs cueSet) int {
+		n := 0
+		compiledWith(cs, true).each(low, func(int) bool { n++; return true })
+		return n
+	}
+	return count(pluralVoice) > count(singularVoice)
 }

@@ -40,7 +40,7 @@ var triggerEvents = map[string]cueSet{
 		"during maintenance", "routine maintenance", "maintenance on", "restarted the host", "rebooted the", "ran a script",
 		"ran the script", "ran a command", "ran the command", "manually deleted", "manually removed", "cleanup script",
 		"was decommissioned", "were decommissioned", "deleted the old", "removed the old",
-		"во время работ", "в ходе работ", "перезагрузил", "запустили скрипт", "запустил скрипт", "вручную", "почистил",
+		"во время работ", "в ходе работ", "перезагрузил", "запустили скрипт", "запустил скрипт", "почистил",
 		"维护期间", "运维操作", "人工操作", "手动执行", "重启了", "清理了", "下线了"),
 	// a rise in load told as an event
 	"traffic-surge": cues("traffic spike", "spike in traffic", "surge in traffic", "traffic surge", "increased throughput",
@@ -167,6 +167,9 @@ func triggerCounts(low string, gated bool) map[string]int {
 				return true
 			}
 		}
+		if triggerEvent[ci] && !triggerSchedule[ci] && !eventEnds(low, at, triggerAll.cs[ci].text) {
+			return true
+		}
 		if !triggerEvent[ci] && gated && gatedTriggers[label] && !statesEvent(low, at, at+len(triggerAll.cs[ci].text)) {
 			return true
 		}
@@ -181,7 +184,72 @@ func triggerCounts(low string, gated bool) map[string]int {
 	if schedule && out["time"] == 0 {
 		out["time"] = 1
 	}
+	if n := loadRises(low); n > out["traffic-surge"] {
+		out["traffic-surge"] = n
+	}
 	return out
+}
+
+// A rise in load told in the words of a clause rather than as one phrase:
+// a noun of load and a verb of rising a few words apart ("traffic to the
+// search endpoint rose", "резко вырос входящий трафик", "请求量在五分钟内涨到").
+// CPU or memory load is left out: its rise is a symptom, not a trigger.
+var (
+	loadNouns = cues("traffic", "requests", "request rate", "request volume", "qps", "rps", "visitors", "signups", "sign-ups",
+		"трафик", "запросов", "посещаемост", "посетител", "rps",
+		"流量", "请求量", "请求数", "访问量", "并发量", "调用量", "qps")
+	riseVerbs = cues("rose", "grew", "jumped", "spiked", "surged", "soared", "doubled", "tripled", "quadrupled",
+		"increased", "climbed", "went up", "shot up", "exploded",
+		"вырос", "выросл", "возрос", "увеличил", "подскочил", "взлетел", "удвоил", "утроил",
+		"涨", "增长", "翻倍", "飙升", "暴涨", "激增", "上升", "猛增")
+)
+
+// Window sizes of a rise in load: the verb before the noun (Russian puts
+// it first) or after it.
+const (
+	riseBeforeUnits = 3
+	riseAfterUnits  = 6
+)
+
+// loadRises counts the load nouns of low that a rise verb stands beside,
+// within their clause and not right after a negation.
+func loadRises(low string) int {
+	n := 0
+	compiledWith(loadNouns, false).eachAt(low, func(ci, at int) bool {
+		end := at + len(loadNouns[ci].text)
+		before := unitsBefore(low, at, riseBeforeUnits)
+		after := unitsAfter(low, end, riseAfterUnits)
+		if risesIn(before) || risesIn(after) {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// risesIn reports a rise verb in w that no negation stands right before.
+func risesIn(w string) bool {
+	hit := false
+	compiled(riseVerbs).eachAt(w, func(_, at int) bool {
+		if !anyWord(eventNegation, unitsBefore(w, at, eventNegationUnits)) {
+			hit = true
+		}
+		return !hit
+	})
+	return hit
+}
+
+// eventEnds reports whether the event phrase text found at low[at:] ends
+// a word there when it is written in Latin letters: English event phrases
+// are whole words ("from version" is not "from versioning", "rolled out"
+// not "rolled outward"); Russian ones are stems and end anywhere.
+func eventEnds(low string, at int, text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return true
+		}
+	}
+	return endsWord(low, at+len(text), text)
 }
 
 // statesEvent reports whether the trigger word at low[start:end] is told
