@@ -1,6 +1,9 @@
 package classify
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -231,5 +234,51 @@ We moved the export to a replica.
 				t.Errorf("detection %q, want %q", c.Detection.Method, tc.want)
 			}
 		})
+	}
+}
+
+// TestTagsSession7 runs made-up posts of testdata/labels: the team's tools
+// named only in detection or plans are no tags (PagerDuty, Datadog,
+// Grafana, Telegram, 钉钉), pods are Kubernetes', and a post that names
+// five technologies once each in its symptoms and cause gets all five.
+func TestTagsSession7(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		want, not []string
+	}{
+		{"en_tools_in_detection.md", []string{"debezium", "postgresql", "opensearch"}, []string{"pagerduty", "datadog"}},
+		{"ru_tools_in_detection.md", []string{"debezium"}, []string{"grafana", "telegram"}},
+		{"zh_tools_in_detection.md", []string{"debezium", "postgresql", "opensearch"}, []string{"grafana", "dingtalk"}},
+		{"en_pods.md", []string{"kubernetes"}, nil},
+		{"ru_pods.md", []string{"kubernetes"}, nil},
+		{"zh_pods.md", []string{"kubernetes"}, nil},
+		{"en_five_named_once.md", []string{"stripe", "lambda", "sqs", "nodejs", "aws"}, nil},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "labels", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags := classifyMarkdown(t, string(raw)).Tags
+		for _, w := range tc.want {
+			if !slices.Contains(tags, w) {
+				t.Errorf("%s: tags %v, want %s", tc.file, tags, w)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(tags, n) {
+				t.Errorf("%s: tags %v, want no %s", tc.file, tags, n)
+			}
+		}
+	}
+}
+
+// TestTeamTool: paging, chat, tickets and monitoring are the team's tools;
+// a database or a queue is not.
+func TestTeamTool(t *testing.T) {
+	for slug, want := range map[string]bool{"pagerduty": true, "slack": true, "jira": true, "datadog": true, "grafana": true,
+		"prometheus": true, "postgresql": false, "kafka": false, "kubernetes": false} {
+		if got := teamTool(slug); got != want {
+			t.Errorf("teamTool(%q) = %v, want %v", slug, got, want)
+		}
 	}
 }

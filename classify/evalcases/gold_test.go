@@ -77,7 +77,8 @@ func TestGoldSet(t *testing.T) {
 		// classify's TestLabelsHeldOut holds the held-out figures)
 		{"root cause", func(l string) float64 { v, _ := rep.Get("root_cause.category", l); return v }, map[string]float64{"en": 0.83, "ru": 0.77, "zh": 0.84}},
 		{"organization", func(l string) float64 { v, _ := rep.Get("organization", l); return v }, map[string]float64{"en": 0.77, "ru": 0.88, "zh": 0.92}},
-		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.68, "ru": 0.68, "zh": 0.70}},
+		// tags measured at 0.72/0.72/0.77 in session 7 (team tools, pods, fill to five)
+		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.69, "ru": 0.69, "zh": 0.73}},
 		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.77, "ru": 0.77, "zh": 0.77}},
 		// detection method measured at 0.78/0.67/0.92 (session 7: a team's
 		// report that tells no detection is unknown; 0.56 en before), less one document
