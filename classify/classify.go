@@ -310,6 +310,7 @@ func analyse(doc *extract.Document) *analysis {
 		}
 	}
 	a.purposeFragments()
+	a.storyEN()
 	for i := range a.units {
 		a.units[i].hand = a.units[i].assigned
 	}

@@ -243,6 +243,9 @@ var fieldCues = map[field]cueSet{
 			"affected", "varied from", "increased", "drop in", "dropped",
 			"increasing", "climb", "rising", "delay", "minutes late", "arrive late", "arrived late", "twice as long",
 			"longer than usual", "slower than usual", "than usual",
+			"failed", "fails", "sluggish", "stale",
+			"logs said", "logs showed", "log said", "log showed", "logs were full", "was full", "were full", "is full", "% full",
+			"disk full", "filled up",
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
 			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
 			"в потолке", "не создал", "не созда", "пуст", "подскочил", "проседа", "замедлен", "фриз", "пропада",
@@ -265,6 +268,7 @@ var fieldCues = map[field]cueSet{
 			"exhaust", "ran out of", "this meant", "which meant", "caused", "causing",
 			"because of", "linked the", "traced to", "traced it", "traced the", "attributed to", "stems from",
 			"stemmed from", "the underlying", "was due", "were due",
+			"we found a ", "we found an ", "we found the ", "we found that", "i found a ", "i found an ", "i found the ", "i found that",
 			"связан с", "связано с", "вызвано", "вызван", "виной", "корень",
 			"根源", "源于", "归因", "罪魁",
 			"из-за", "из за", "привело к", "приводит к", "привёл", "привел",
@@ -290,7 +294,8 @@ var fieldCues = map[field]cueSet{
 	fDetection: join(
 		weighted(2, cues("alert", "alarm", "paged", "pagerduty", "on-call", "we were notified", "reported",
 			"noticed", "first noticed", "detected", "synthetic monitor", "became aware", "automated warning",
-			"got a warning", "warning from",
+			"got a warning", "warning from", "notices", "noticing", "opened an issue", "opened issues",
+			"filed an issue", "filed a bug", "bug report", "monitoring showed", "monitoring picked up", "monitoring caught",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
 			"告警", "报警", "收到通知", "收到反馈", "用户反馈", "用户反映", "投诉")),
 		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),
@@ -314,7 +319,7 @@ var fieldCues = map[field]cueSet{
 			"checked", "searched", "terminated", "deleted", "downgraded", "disabled", "drained", "cordon",
 			"rerun", "re-ran", "redeployed", "started replacing", "asking teams", "killing", "killed",
 			"scale down", "scaling down", "scaled down", "free up", "moved", "moving", "manual intervention",
-			"opened a ticket", "ticket was opened", "contacted", "attempted to",
+			"opened a ticket", "ticket was opened", "contacted", "attempted to", "cancelled", "canceled", "temporarily",
 			"отключил", "включил", "перенесли", "почистил", "очистил", "масштабир", "пересоздал", "откатили",
 			"turned off", "switched off", "we stopped", "i stopped",
 			"关掉", "关闭了", "切换到", "切到", "下线了",
@@ -338,7 +343,7 @@ var fieldCues = map[field]cueSet{
 	fLessons: join(
 		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
 			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思",
-			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
+			"i learned", "i've learned", "i have learned", "took away", "made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
 			// "这件事告诉我…": the event taught it (not advice someone gave)
 			"件事告诉我", "次故障告诉我", "次事故告诉我", "次经历告诉我", "次教训告诉我", "这告诉我们")),
 		cues("always", "never", "important to", "it is worth", "remember", "we realized", "we realised",
@@ -424,14 +429,15 @@ var restartLoop = cues("kept restarting", "keeps restarting", "restarting repeat
 // подумал", "一开始以为"); confirmed one that was borne out.
 var hypothesis = cues("at first we suspected", "we initially suspected", "we first suspected", "at first we thought",
 	"we initially thought", "we first thought", "i first thought", "at first i thought", "i initially thought",
-	"our first guess", "my first guess", "我以为", "一开始以为", "起初以为", "本以为", "原以为", "最初以为", "一开始怀疑")
+	"our first guess", "my first guess", "i suspected", "we suspected", "my first suspicion", "our first suspicion",
+	"my first idea", "our first idea", "i assumed", "we assumed", "我以为", "一开始以为", "起初以为", "本以为", "原以为", "最初以为", "一开始怀疑")
 var confirmed = cues("and it was", "which was right", "turned out", "confirmed", "indeed", "果然", "确实", "证实", "原来是")
 
 // apology marks the sentence every status-page report ends with ("We
 // apologize for the impact this caused"): it names "impact" and "caused"
 // but states no field.
 var apology = cues("we apologize", "we apologise", "we sincerely apologize", "we sincerely apologise", "we are sorry",
-	"we're sorry", "we deeply regret", "our apologies", "apologize for", "apologise for",
+	"we're sorry", "sorry for the", "sorry about the", "we deeply regret", "our apologies", "apologize for", "apologise for",
 	"приносим извинения", "приносим свои извинения", "извиняемся", "просим прощения", "приносим извинени",
 	"深表歉意", "表示歉意", "致以歉意", "非常抱歉", "十分抱歉", "深感抱歉", "向大家道歉", "致歉")
 

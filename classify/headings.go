@@ -69,7 +69,8 @@ var headingRules = []headingRule{
 		"为什么会发生", "为何发生", "5个为什么", "五个为什么"), false},
 	{fActionItems, cues("less likely", "less impactful", "prevent recurrence", "preventing recurrence",
 		"prevent this from happening", "prevent it from happening", "what we are doing about", "what we're doing about",
-		"going forward", "moving forward", "what we are changing", "what we're changing",
+		"going forward", "moving forward", "what we are changing", "what we're changing", "what we are doing next",
+		"what we're doing next", "what we will change", "what we'll change", "what we are doing to prevent",
 		"не повторил", "не повторял", "чтобы избежать", "что мы сделаем", "что будет сделано", "будет сделано",
 		"что мы изменим", "что изменим", "дальнейшие действия", "следующие шаги", "меры по предотвращению", "что будем делать", "план действий",
 		"如何避免", "避免再次", "防止再次", "避免类似", "防止类似", "下一步"), false},
@@ -91,11 +92,11 @@ var headingRules = []headingRule{
 	{fRecap, cues("conclusion", "wrap-up", "wrap up", "final thoughts", "итоги", "итог", "заключение",
 		"总结", "小结", "结语", "最后"), false},
 	{fTrigger, cues("trigger", "триггер", "触发"), false},
-	{fRootCause, cues("root cause", "cause", "why it happened", "underlying issue", "underlying problem", "корневая причина",
+	{fRootCause, cues("root cause", "cause", "why it happened", "what was wrong", "what broke", "what caused", "what we found", "underlying issue", "underlying problem", "корневая причина",
 		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},
 	{fDetection, cues("detection", "how we found", "how it was detected", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
 	{fRemediation, cues("resolution", "remediation", "mitigation", "fix", "recovery", "workaround", "solution",
-		"what changed", "what we did", "решение", "исправление", "что сделали", "восстановление", "починка",
+		"what changed", "what we did", "steps we took", "steps to recover", "решение", "исправление", "что сделали", "восстановление", "починка",
 		"解决", "修复", "处理过程", "处理", "恢复", "方案"), false},
 	{fImpact, cues("impact", "влияние", "последствия", "ущерб", "影响"), false},
 	{fAnalysis, cues("analysis", "investigation", "debugging", "troubleshooting", "elimination", "diagnos",
@@ -116,6 +117,9 @@ func headingKind(h string) (kind field, weak bool) {
 		return fNone, false
 	}
 	low := strings.ToLower(h)
+	if k := bareHeadingEN(low); k != fNone {
+		return k, false
+	}
 	first := -1
 	compiled(allHeadingCues).each(low, func(ci int) bool {
 		if first < 0 || allHeadingRule[ci] < first {

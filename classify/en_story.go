@@ -1,0 +1,526 @@
+package classify
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// English stories told without field headings (a personal blog's bug hunt,
+// an engineering post's prose, a game studio's apology) keep an order: what
+// was seen, how it was found out, the cause as found ("it turned out…", "the
+// root cause was…") and its explanation, then the steps taken ("I pointed…",
+// "we cancelled…"), the plans and the conclusions. The cue lists read each
+// sentence alone; storyEN reads the order, for English posts only (the
+// markers are English) and only in sections no field heading names.
+
+// storyKind reports a section kind whose sentences the story's order may
+// route: untitled text, summaries and investigations, a vague "problem".
+func storyKind(k field) bool {
+	return k == fNarrative || k == fAnalysis || k == fProblem
+}
+
+// mostlyLatin reports prose whose letters are nearly all Latin: an English
+// post (a Russian or Chinese one quotes English, but not this much).
+func mostlyLatin(low string) bool {
+	latin, other := 0, 0
+	for _, r := range low {
+		switch {
+		case r < utf8.RuneSelf:
+			if r >= 'a' && r <= 'z' {
+				latin++
+			}
+		case unicode.Is(unicode.Cyrillic, r) || isHanRune(r):
+			other++
+		}
+	}
+	return latin > 0 && other*20 < latin
+}
+
+// causeRunsOn is how many sentences after a cause stated as found (in its
+// paragraph) explain it: "It turned out the script never deleted old
+// archives. The cleanup step used a relative path, …".
+const causeRunsOn = 3
+
+// causePivot states the cause as found ("It turned out that…", "The root
+// cause was…"), as against a sentence that only names causes ("a different
+// root cause").
+var causePivot = cues("turned out", "we found that", "i found that", "we discovered that", "i discovered that",
+	"we found a ", "we found an ", "we found the ", "i found a ", "i found an ", "i found the ", "the root cause was", "the root cause is", "the root cause of this", "root cause was",
+	"the cause was", "the cause is", "was caused by", "were caused by", "is caused by", "the problem was",
+	"the issue was", "the bug was", "the culprit", "the reason was", "the reason is", "finally found",
+	"eventually found", "in the end it was", "the underlying cause")
+
+// foundIt announces a finding told in the next paragraph ("After a day of
+// digging, I found it.", "Here is what happened:").
+var foundIt = cues("found it", "found the problem", "found the bug", "found the culprit", "found the cause",
+	"figured it out", "here is what happened", "here's what happened", "this is what happened")
+
+// investigationStep opens a sentence that tells a step of the search ("I
+// started by comparing…", "We checked the obvious things first."): unless it
+// reports what was seen, its failure words name what was looked at, not a
+// symptom.
+var investigationStep = cues("i started by", "we started by", "i began by", "we began by", "i compared", "we compared",
+	"i checked", "we checked", "i looked at", "we looked at", "i ran ", "we ran ", "i tried", "we tried",
+	"i searched", "we searched", "i went through", "we went through", "my first idea", "our first idea")
+
+// stepShows marks a step that reports its result ("…and saw 500s",
+// "…showed that…"): then its failure words are a symptom seen.
+var stepShows = cues("saw", "showed", "shows", "revealed", "found", "returned", "came back with", "said", "noticed",
+	"observed", "discovered", "received", "got ", "experienced", "were seeing", "was seeing", "encounter", "ran into", "hit ", "faced")
+
+// recoveredEN tells a failure ended ("error rates returned to normal"):
+// its failure words are no symptom.
+var recoveredEN = cues("returned to normal", "return to normal", "returns to normal", "back to normal", "recovered",
+	"went away", "stopped failing", "no longer", "went back to", "dropped back", "back to zero", "available again",
+	"working normally again", "working again")
+
+// unaffected tells what was not hit ("Desktop users were not affected"):
+// the incident's scope, not a symptom.
+var unaffected = cues("not affected", "unaffected", "not impacted", "no data was lost", "kept working", "continued to work",
+	"continued working", "were not impacted")
+
+// strongLessons are the lesson cues that name a lesson outright ("lesson",
+// "in hindsight"), as against "always" and "never", which also tell how
+// often something happened.
+var strongLessons = func() cueSet {
+	var cs cueSet
+	for _, c := range fieldCues[fLessons] {
+		if c.weight >= 2 {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}()
+
+// strongSymptoms are the symptom cues that name one outright ("symptom",
+// "users saw").
+var strongSymptoms = func() cueSet {
+	var cs cueSet
+	for _, c := range fieldCues[fSymptoms] {
+		if c.weight >= 2 {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}()
+
+// adviceOpener is an imperative a conclusion opens with, addressed to the
+// reader or oneself ("Always check…", "Don't assume…", "If you run X, make
+// sure…").
+var adviceOpener = cues("always ", "never ", "don't ", "do not ", "make sure ", "be sure ", "remember to ",
+	"remember that ", "avoid ", "beware ", "double-check ", "test your ", "check your ")
+
+// notFixVerb are past forms that tell looking, thinking or waiting, not a
+// step taken: "we noticed", "I thought", "we waited".
+var notFixVerb = map[string]bool{
+	"noticed": true, "looked": true, "checked": true, "tried": true, "realized": true, "realised": true,
+	"wondered": true, "suspected": true, "assumed": true, "learned": true, "learnt": true, "started": true,
+	"investigated": true, "observed": true, "compared": true, "asked": true, "searched": true,
+	"discovered": true, "figured": true, "believed": true, "expected": true, "hoped": true, "wanted": true,
+	"needed": true, "noted": true, "confirmed": true, "verified": true, "tested": true, "reproduced": true,
+	"traced": true, "identified": true, "determined": true, "waited": true, "received": true, "decided": true,
+	"considered": true, "managed": true, "guessed": true, "googled": true, "debugged": true,
+	"analyzed": true, "analysed": true, "inspected": true, "examined": true, "monitored": true, "watched": true,
+	"called": true, "talked": true, "discussed": true, "agreed": true, "planned": true,
+	"used": true, "lined": true, "dug": true, "noticing": true, "concluded": true, "seemed": true, "happened": true,
+	"appeared": true, "failed": true, "missed": true, "opened": true, "filed": true, "reported": true,
+	"published": true, "released": true, "deployed": true, "shipped": true, "introduced": true, "caused": true,
+}
+
+// fixVerbs are irregular past forms of steps ("we set", "I rewrote").
+var fixVerbs = map[string]bool{
+	"set": true, "put": true, "rewrote": true, "rebuilt": true, "made": true, "wrote": true, "built": true,
+	"cut": true, "split": true, "shut": true, "took": true, "threw": true, "bumped": true, "reran": true,
+	"undid": true, "froze": true, "spun": true, "swapped": true, "kicked": true,
+}
+
+// stepLeads may stand between "we"/"I" and the verb of a step.
+var stepLeads = map[string]bool{
+	"then": true, "also": true, "finally": true, "first": true, "quickly": true, "temporarily": true,
+	"manually": true, "immediately": true, "eventually": true, "simply": true, "just": true, "next": true,
+}
+
+// firstPersonAct reads a sentence whose main clause is "we/I (then,
+// also…) <past verb>": act when it tells something done ("we checked",
+// "I pointed the cache at…", "To get everyone back in, we temporarily
+// limited…"), step when the verb is one of doing, not of looking, thinking
+// or waiting, as a fix is told once its cause is known.
+func firstPersonAct(low string) (act, step bool) {
+	words := strings.FieldsFunc(low, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'' || r == '-' || r == ',')
+	})
+	for i := 0; i < len(words) && i < 10; i++ {
+		w := strings.TrimSuffix(words[i], ",")
+		if w != "we" && w != "i" {
+			continue
+		}
+		// the subject opens the sentence or follows a leading clause's comma
+		if i > 0 && !strings.HasSuffix(words[i-1], ",") && !stepLeads[strings.TrimSuffix(words[i-1], ",")] && words[i-1] != "so" && words[i-1] != "and" {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+3; j++ {
+			v := strings.TrimSuffix(words[j], ",")
+			if stepLeads[v] {
+				continue
+			}
+			past := fixVerbs[v] || notFixVerb[v] || len(v) > 4 && strings.HasSuffix(v, "ed") && !strings.HasSuffix(v, "eed")
+			return past, past && !notFixVerb[v]
+		}
+		return false, false
+	}
+	return false, false
+}
+
+// firstPersonStep reports a step taken, told as "we/I <past verb>".
+func firstPersonStep(low string) bool {
+	_, step := firstPersonAct(low)
+	return step
+}
+
+// storyEN routes, in an English post, the sentences of untitled sections
+// that the cue lists leave out or misread, by their place in the story.
+func (a *analysis) storyEN() {
+	if !mostlyLatin(a.low) {
+		return
+	}
+	a.leadInLists()
+	a.timelineTables()
+	a.problemSections()
+	a.dualHeadings()
+	units := a.units
+	causeSeen := false
+	runOn := 0      // cause sentences still to follow the pivot in its block
+	nextBlock := -1 // the block a "found it" announcement hands the cause to
+	for i := range units {
+		u := &units[i]
+		newBlock := i == 0 || units[i-1].block != u.block
+		if newBlock {
+			runOn = 0
+		}
+		// "error rates returned to normal": the failure ended; "desktop
+		// users were not affected": the scope. Neither is a symptom.
+		noSymptom := recoveredEN.any(u.low) && u.kind != fSymptoms || unaffected.any(u.low)
+		if u.assigned == fSymptoms && noSymptom {
+			u.assigned = fNone
+		}
+		if u.kind == fImpact && u.assigned == fNone && !u.advice && u.scores[fSymptoms] >= 1 && experienced.any(u.low) {
+			// "Customers saw 'Payment declined'": what users met with
+			u.assigned = fSymptoms
+		}
+		if !storyKind(u.kind) {
+			switch u.kind {
+			case fRootCause, fRemediation, fActionItems, fLessons, fRecap:
+				causeSeen = true // the story is past what was seen
+			}
+			if u.assigned == fRootCause {
+				causeSeen = true
+			}
+			continue
+		}
+		free := u.assigned == fNone && !u.advice && !isQuestion(u.text) && !isLeadIn(u.text)
+		act, step := firstPersonAct(u.low)
+		// a sentence that may explain a cause: no plan, lesson or strong fix
+		// word, and nothing we/I did ("the image had moved the cache")
+		plain := free && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 && u.scores[fLessons] == 0 && !act
+		switch {
+		case metaSentence(u.low):
+			// "This post explains what went wrong and what we are changing."
+			u.assigned = fNone
+			continue
+		case u.assigned == fRootCause && causePivot.any(u.low) && !notCause.any(u.low):
+			// the cause stated as found: its explanation may run on
+			causeSeen = true
+			runOn = causeRunsOn
+			continue
+		case runOn > 0 && !newBlock && (plain || weakSymptom(u)):
+			u.assigned = fRootCause
+			if u.scores[fTrigger] > 0 && u.scores[fTrigger] >= u.scores[fRootCause] {
+				// "The image had been rolled out the week before": what set
+				// the cause off
+				u.assigned = fTrigger
+			}
+			causeSeen = true
+			runOn--
+			continue
+		case u.block == nextBlock && plain:
+			// "I found it." ends a paragraph: the next one tells what
+			u.assigned = fRootCause
+			causeSeen = true
+			runOn = causeRunsOn - 1
+			nextBlock = -1
+			continue
+		case u.assigned == fNone && foundIt.any(u.low):
+			// "After a day of digging, I found it.": what follows in its
+			// paragraph, or the next paragraph, tells what was found
+			if i+1 < len(units) && units[i+1].block == u.block {
+				runOn = causeRunsOn
+			} else if i+1 < len(units) {
+				nextBlock = units[i+1].block
+			}
+			continue
+		}
+		if u.assigned == fRootCause {
+			causeSeen = true
+		}
+		switch {
+		case causeSeen && free && step && u.bkind == extract.Paragraph &&
+			u.scores[fActionItems] == 0 && u.scores[fSymptoms] < narrativeMin:
+			// after the cause, what we/I did is a step taken
+			u.assigned = fRemediation
+		case u.assigned == fSymptoms && !causeSeen && act && !stepShows.any(u.low) && u.scores[fSymptoms] < 2+earlyBonus:
+			// "I started by comparing the logs of a slow build", "We then
+			// lined up the spikes with the deploys": a step of the search
+			u.assigned = fNone
+		case !causeSeen && free && (!act || stepShows.any(u.low)) && u.kind == fNarrative && u.bkind == extract.Paragraph && u.scores[fSymptoms] >= 1 &&
+			leads(u.scores, fSymptoms) && !noSymptom && !hypothetical.any(u.low):
+			// a failure told before the cause is known is what was seen
+			u.assigned = fSymptoms
+		case !causeSeen && u.assigned == fNone && u.kind == fNarrative && experienced.any(u.low) && quotesMessage(u.text) && !noSymptom:
+			// "Customers saw the message 'Something went wrong'"
+			u.assigned = fSymptoms
+		case u.assigned == fLessons && !u.advice && !strongLessons.any(u.low) && anyWord(pastMarks, u.low):
+			// "it was never more than 1%", "it always happened at night":
+			// how often, not a lesson
+			u.assigned = fNone
+		case free && startsWith(adviceOpener, u.low):
+			u.assigned, u.advice = fLessons, true
+		case free && strings.HasPrefix(u.low, "if you") && adviceOpener.any(u.low):
+			u.assigned, u.advice = fLessons, true
+		}
+	}
+}
+
+// metaSentence reports a sentence about the post itself ("This post
+// explains what went wrong…", "In this write-up we describe…").
+func metaSentence(low string) bool {
+	for _, p := range []string{"this post ", "in this post", "this article ", "in this article", "this write-up ",
+		"in this write-up", "this writeup ", "this document ", "in this document", "this report ", "in this report",
+		"this blog post ", "in this blog post", "below we ", "below, we ", "here we describe", "this is the story of"} {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadInLists reads a sentence that announces the list after it and names
+// a field ("The lessons we are taking away are as follows:", "We took the
+// following steps to recover:"): the list's items are that field, as
+// under a heading, and the announcement itself is none.
+func (a *analysis) leadInLists() {
+	units := a.units
+	var secOf []int
+	for i := 0; i+1 < len(units); i++ {
+		u := &units[i]
+		if u.bkind != extract.Paragraph || !isLeadIn(u.text) || units[i+1].block == u.block || units[i+1].bkind != extract.ListItem {
+			continue
+		}
+		if secOf == nil {
+			secOf = a.sectionOf()
+		}
+		secKind := a.secKinds[secOf[i]]
+		labelled := u.kind != secKind // an earlier "Label:" paragraph heads it
+		if !storyKind(u.kind) && !labelled {
+			continue
+		}
+		k := leadInField(u.low)
+		if k == fNone {
+			continue
+		}
+		u.assigned = fNone
+		j := i + 1
+		for ; j < len(units) && units[j].bkind == extract.ListItem; j++ {
+			units[j].kind = k
+			units[j].assigned = route(&units[j])
+		}
+		// the announcement ends the earlier label's run, as a label would
+		for ; labelled && j < len(units) && secOf[j] == secOf[i] && units[j].kind == u.kind; j++ {
+			units[j].kind = secKind
+			units[j].assigned = route(&units[j])
+		}
+		i = j - 1
+	}
+}
+
+// bareHeadingEN reads one-word English headings that name a field only
+// when they stand alone: "Why" (the cause, as in "What happened / Why /
+// What we're changing"), "Changes" (a pull request's fix), "Testing" (how
+// the fix was checked: none of the fields).
+func bareHeadingEN(low string) field {
+	switch strings.Trim(low, " ?:.!*_#") {
+	case "why", "the why":
+		return fRootCause
+	case "changes", "changes made", "the change", "the changes", "code changes":
+		return fRemediation // a pull request's fix
+	case "testing", "how to test", "how it was tested", "test plan", "verification", "how to verify", "tests":
+		return fSkip // how the fix was checked: no field
+	}
+	return fNone
+}
+
+// leadIns are the announcements of a list in English, by the field the
+// list holds; a heading's words ("Lessons learned:") count too.
+var leadIns = []struct {
+	kind field
+	cs   cueSet
+}{
+	{fRootCause, cues("what we found", "we found the following", "here is what we found", "here's what we found",
+		"what had happened", "the causes", "root causes", "what went wrong was")},
+	{fRemediation, cues("steps to recover", "following steps", "to recover", "to fix", "to mitigate", "to restore",
+		"what we did", "we did the following", "steps we took")},
+	{fActionItems, cues("action items", "follow-up", "follow up", "we will", "going forward", "next steps", "we are going to",
+		"to prevent", "we plan to", "we're going to")},
+	{fLessons, cues("lessons", "takeaways", "we learned", "we've learned", "what i learned")},
+	{fSymptoms, cues("symptoms", "we saw", "users saw", "customers saw", "we observed", "what we saw")},
+}
+
+// leadInField is the field a list's announcement names, fNone if none.
+func leadInField(low string) field {
+	for _, l := range leadIns {
+		if l.cs.any(low) {
+			return l.kind
+		}
+	}
+	k, weak := headingKind(strings.TrimRight(strings.TrimSpace(low), ":"))
+	if weak || carriedLabel(k) == fNone {
+		return fNone
+	}
+	return k
+}
+
+// timelineTables reads a table whose header names a time column ("Time
+// (UTC) | Event", "When | What happened") as a timeline: its rows are
+// time-stamped entries, as under a "Timeline" heading, and the header row
+// is no sentence of the story.
+func (a *analysis) timelineTables() {
+	units := a.units
+	for i := range units {
+		u := &units[i]
+		if u.bkind != extract.Table || !storyKind(u.kind) || i > 0 && units[i-1].bkind == extract.Table || !timeHeader(u.low) {
+			continue
+		}
+		u.assigned = fNone
+		for j := i + 1; j < len(units) && units[j].bkind == extract.Table && units[j].kind == u.kind; j++ {
+			units[j].kind = fTimeline
+			units[j].assigned = route(&units[j])
+		}
+		u.kind = fSkip
+	}
+}
+
+// timeHeader reports a table header row whose first column is a time.
+func timeHeader(low string) bool {
+	cells := strings.Split(low, "|")
+	if len(cells) < 2 {
+		return false
+	}
+	first := strings.TrimSpace(cells[0])
+	if first == "" && len(cells) > 2 {
+		first = strings.TrimSpace(cells[1])
+	}
+	for _, w := range []string{"time", "date", "when", "timestamp", "utc", "hour"} {
+		if first == w || strings.HasPrefix(first, w+" ") || strings.HasPrefix(first, w+"(") {
+			return true
+		}
+	}
+	return false
+}
+
+// weakSymptom reports a sentence routed to symptoms by one weak failure
+// word and no observation ("Every time a query failed, it added a
+// listener…"): after a cause stated as found, it explains the cause.
+func weakSymptom(u *unit) bool {
+	return u.assigned == fSymptoms && u.scores[fSymptoms] < 3 && !strongSymptoms.any(u.low) && !u.advice &&
+		!stepShows.any(u.low) && !experienced.any(u.low) && u.scores[fRemediation] == 0 && u.scores[fActionItems] == 0
+}
+
+// quotesMessage reports a sentence that quotes a message ("…saw the
+// message "Something went wrong"").
+func quotesMessage(text string) bool {
+	return strings.Count(text, "\"") >= 2 || strings.Contains(text, "“") || strings.Contains(text, "«")
+}
+
+// sectionOf returns, per unit, the index of its section in a.doc.Sections.
+func (a *analysis) sectionOf() []int {
+	out := make([]int, len(a.units))
+	si := 0
+	secs := a.doc.Sections
+	for i := range a.units {
+		for si+1 < len(secs) && secs[si+1].Start <= a.units[i].start {
+			si++
+		}
+		out[i] = si
+	}
+	return out
+}
+
+// problemSections reads a "Problem" or "Issue" section of a post laid out
+// as problem, cause and fix ("Problem / Root cause / Fix / Testing", a
+// bug-fix report or a pull request): its sentences tell what was seen, as
+// under a symptoms heading. Alone, the vague heading only leans.
+func (a *analysis) problemSections() {
+	if !a.headingHit[fRootCause] && !a.headingHit[fRemediation] {
+		return
+	}
+	for i := range a.units {
+		u := &a.units[i]
+		if u.kind == fRootCause || u.kind == fRemediation {
+			return // only a problem told before the cause
+		}
+		if u.kind == fProblem {
+			u.kind = fSymptoms
+			u.scores[fSymptoms] -= problemBonus
+			u.assigned = route(u)
+		}
+	}
+}
+
+// dualHeadings lets a heading that names two fields ("How we found out and
+// fixed it", "Root cause and resolution") give its sentences the second
+// field too: the first names the section, the second takes the sentences
+// its cues claim at the narrative minimum.
+func (a *analysis) dualHeadings() {
+	secOf := a.sectionOf()
+	second := map[int]field{}
+	for si, sec := range a.doc.Sections {
+		low := strings.ToLower(sec.Heading)
+		i := strings.Index(low, " and ")
+		if i < 0 {
+			i = strings.Index(low, " & ")
+		}
+		if i < 0 {
+			continue
+		}
+		k1, _ := headingKind(low[:i])
+		k2, _ := headingKind(low[i:])
+		if isFieldKind(k1) && isFieldKind(k2) && k1 != k2 {
+			second[si] = k2
+		}
+	}
+	if len(second) == 0 {
+		return
+	}
+	for i := range a.units {
+		u := &a.units[i]
+		k2, ok := second[secOf[i]]
+		if !ok || !isFieldKind(u.kind) || u.advice {
+			continue
+		}
+		if u.scores[k2] >= narrativeMin && u.scores[k2] > u.scores[u.kind] {
+			u.assigned = k2
+		}
+	}
+}
+
+// leads reports whether f scores at least as high as every other field.
+func leads(scores map[field]float64, f field) bool {
+	for _, g := range contentFields {
+		if g != f && scores[g] > scores[f] {
+			return false
+		}
+	}
+	return true
+}

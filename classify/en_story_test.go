@@ -1,0 +1,262 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
+
+// handRoutesOf is routesOf by the hand rules (before the field model), for
+// the story rules of en_story.go.
+func handRoutesOf(t *testing.T, md string) map[string]string {
+	t.Helper()
+	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, r := range testClassifier().Explain(doc) {
+		out[strings.TrimSpace(r.Text)] = r.Hand
+	}
+	return out
+}
+
+func checkHandRoutes(t *testing.T, name, md string, want []routeWant) {
+	t.Helper()
+	got := handRoutesOf(t, md)
+	for _, w := range want {
+		f, ok := got[w.sentence]
+		if !ok {
+			t.Errorf("%s: sentence %q not found; sentences: %v", name, w.sentence, got)
+			continue
+		}
+		if f != w.field {
+			t.Errorf("%s: %q went to %q, want %q", name, w.sentence, f, w.field)
+		}
+	}
+}
+
+// The order of an English story without field headings: what was seen, the
+// cause as found and its explanation, the steps taken after it, advice.
+func TestStoryEN(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"cause runs on in its paragraph", "# Slow exports\n\n" +
+			"Our nightly export job got slower every week.\n\n" +
+			"It turned out that the export table had no index on the date column. Every run read the whole table from disk.\n\n" +
+			"Someone mentioned it at lunch.\n",
+			[]routeWant{
+				{"It turned out that the export table had no index on the date column.", "root_cause"},
+				{"Every run read the whole table from disk.", "root_cause"},
+				{"Someone mentioned it at lunch.", ""},
+			}},
+		{"a cause named among others runs on to nothing", "# Two outages\n\n" +
+			"The same outage happened on Monday, but for a different root cause. The queue was full that day.\n",
+			[]routeWant{{"The queue was full that day.", ""}}},
+		{"found it hands the cause to what follows", "# The missing metrics\n\n" +
+			"Our dashboards went blank on Sunday.\n\n" +
+			"After an hour of digging, I found it.\n\n" +
+			"A new agent version had renamed the metrics endpoint, so the collector scraped a page that no longer existed.\n\n" +
+			"I pointed the collector at the new endpoint.\n",
+			[]routeWant{
+				{"A new agent version had renamed the metrics endpoint, so the collector scraped a page that no longer existed.", "root_cause"},
+				{"I pointed the collector at the new endpoint.", "remediation"},
+			}},
+		{"a rollout after the cause is the trigger", "# Cold caches\n\n" +
+			"Page loads doubled overnight.\n\n" +
+			"The problem was a cache key that now held the build number. A new image had been rolled out the evening before.\n",
+			[]routeWant{{"A new image had been rolled out the evening before.", "trigger"}}},
+		{"steps after the cause", "# Stuck uploads\n\n" +
+			"Uploads hung for some users.\n\n" +
+			"The root cause was a proxy buffer that was too small for large files.\n\n" +
+			"We raised the buffer to 64 MB and redeployed the proxies. We then wrote a test that uploads a 1 GB file.\n",
+			[]routeWant{
+				{"We raised the buffer to 64 MB and redeployed the proxies.", "remediation"},
+				{"We then wrote a test that uploads a 1 GB file.", "remediation"},
+			}},
+		{"no step before the cause is known", "# Stuck uploads\n\n" +
+			"Uploads hung for some users. We raised the proxy log level first.\n",
+			[]routeWant{{"We raised the proxy log level first.", ""}}},
+		{"a step of the search is no symptom", "# Slow pages\n\n" +
+			"Our pages became slow on Monday. I started by comparing a slow request with a fast one. We then lined up the slow requests with the deploy log.\n",
+			[]routeWant{
+				{"Our pages became slow on Monday.", "symptoms"},
+				{"I started by comparing a slow request with a fast one.", ""},
+				{"We then lined up the slow requests with the deploy log.", ""},
+			}},
+		{"a step that saw a failure is", "# Slow pages\n\n" +
+			"Our pages became slow on Monday. We checked the logs and saw timeouts from the search service.\n",
+			[]routeWant{{"We checked the logs and saw timeouts from the search service.", "symptoms"}}},
+		{"a failure told before the cause", "# Stuck uploads\n\n" +
+			"We run the upload service behind two proxies and a load balancer, in three regions and on two clouds.\n\n" +
+			"Some context about the setup first, since it matters for the story.\n\n" +
+			"Most of our users never noticed anything.\n\n" +
+			"Then uploads from the mobile app failed.\n\n" +
+			"The root cause was a proxy buffer that was too small.\n\n" +
+			"Later on, some uploads failed again in the office.\n",
+			[]routeWant{
+				{"Then uploads from the mobile app failed.", "symptoms"},
+			}},
+		{"recovered and unaffected are no symptoms", "# Search outage\n\n" +
+			"Search returned errors for an hour. Indexing was not affected. Error rates returned to normal at noon.\n",
+			[]routeWant{
+				{"Search returned errors for an hour.", "symptoms"},
+				{"Indexing was not affected.", ""},
+				{"Error rates returned to normal at noon.", ""},
+			}},
+		{"how often is no lesson", "# Flaky tests\n\n" +
+			"Our end-to-end tests failed at random. It was never more than one test a run, and it always happened on the same runner.\n",
+			[]routeWant{{"It was never more than one test a run, and it always happened on the same runner.", ""}}},
+		{"advice to the reader", "# Flaky tests\n\n" +
+			"Our end-to-end tests failed at random because one runner had a wrong clock.\n\n" +
+			"Always check the clock of a machine before you blame the code. If you run tests on shared runners, make sure they sync their time.\n",
+			[]routeWant{
+				{"Always check the clock of a machine before you blame the code.", "lessons"},
+				{"If you run tests on shared runners, make sure they sync their time.", "lessons"},
+			}},
+		{"a sentence about the post", "# Flaky tests\n\n" +
+			"This post explains what went wrong and what we are changing.\n",
+			[]routeWant{{"This post explains what went wrong and what we are changing.", ""}}},
+		{"a quoted message users saw", "# Login outage\n\n" +
+			"Some customers saw the message \"Please try again later\" on the login page.\n",
+			[]routeWant{{"Some customers saw the message \"Please try again later\" on the login page.", "symptoms"}}},
+	}
+	for _, c := range cases {
+		checkHandRoutes(t, c.name, c.md, c.want)
+	}
+}
+
+// Layouts of English write-ups the story rules read: a list announced by a
+// sentence naming a field, a timeline told as a table, the Problem section
+// of a problem / cause / fix report, a heading naming two fields, bare
+// headings ("Why", "Changes", "Testing") and an impact section's users.
+func TestStoryLayoutsEN(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"announced lists", "# Cart outage\n\n" +
+			"Checkout failed for a fifth of orders.\n\n" +
+			"Here is what we found:\n\n" +
+			"- The session store had reached its memory limit.\n- Guest sessions never expired.\n\n" +
+			"We took the following steps to recover:\n\n" +
+			"- Deleted guest sessions older than a day.\n- Set an expiry on new guest sessions.\n\n" +
+			"Someone mentioned it at lunch.\n",
+			[]routeWant{
+				{"The session store had reached its memory limit.", "root_cause"},
+				{"Guest sessions never expired.", "root_cause"},
+				{"We took the following steps to recover:", ""},
+				{"Deleted guest sessions older than a day.", "remediation"},
+				{"Set an expiry on new guest sessions.", "remediation"},
+				{"Someone mentioned it at lunch.", ""},
+			}},
+		{"a timeline table", "# Search outage\n\n" +
+			"Search was down for half an hour.\n\n" +
+			"| Time (UTC) | Event |\n|---|---|\n" +
+			"| 10:00 | Error rates on the search API climb to 40%. |\n" +
+			"| 10:04 | The on-call engineer is paged by the error-rate alert. |\n" +
+			"| 10:20 | The previous index is restored. |\n",
+			[]routeWant{
+				{"Time (UTC) | Event", ""},
+				{"Error rates on the search API climb to 40%.", "symptoms"},
+				{"The on-call engineer is paged by the error-rate alert.", "detection"},
+				{"The previous index is restored.", "remediation"},
+			}},
+		{"problem, cause, changes, testing", "# Fix duplicate emails\n\n" +
+			"## Problem\n\nSome customers have been receiving two copies of every receipt.\n\n" +
+			"## Cause\n\nThe worker sends the email before it marks the receipt as sent.\n\n" +
+			"## Changes\n\n- Mark the receipt as sent before calling the mail provider.\n\n" +
+			"## Testing\n\n- Ran the worker with a failing database and checked the mail catcher.\n",
+			[]routeWant{
+				{"Some customers have been receiving two copies of every receipt.", "symptoms"},
+				{"The worker sends the email before it marks the receipt as sent.", "root_cause"},
+				{"Mark the receipt as sent before calling the mail provider.", "remediation"},
+				{"Ran the worker with a failing database and checked the mail catcher.", ""},
+			}},
+		{"why", "# Broken release\n\n" +
+			"## What happened\n\nUsers could not install version 2.1.\n\n" +
+			"## Why\n\nThe release job read an old configuration file that did not list the native module.\n",
+			[]routeWant{{"The release job read an old configuration file that did not list the native module.", "root_cause"}}},
+		{"a heading naming two fields", "# Login outage\n\n" +
+			"## How we found out and fixed it\n\n" +
+			"Our monitoring showed a rise in failed logins. We corrected the limit and restarted the identity service.\n",
+			[]routeWant{
+				{"Our monitoring showed a rise in failed logins.", "detection"},
+				{"We corrected the limit and restarted the identity service.", "remediation"},
+			}},
+		{"what users met with under impact", "# Card outage\n\n" +
+			"## Customer impact\n\nCustomers saw \"Payment declined\" at the till.\n",
+			[]routeWant{{"Customers saw \"Payment declined\" at the till.", "symptoms"}}},
+	}
+	for _, c := range cases {
+		checkHandRoutes(t, c.name, c.md, c.want)
+	}
+}
+
+func TestFirstPersonAct(t *testing.T) {
+	cases := []struct {
+		s         string
+		act, step bool
+	}{
+		{"I pointed the cache setting at the new path.", true, true},
+		{"We then set the timeout to 30 seconds.", true, true},
+		{"To get everyone back in, we temporarily limited the logins.", true, true},
+		{"We also rewrote the retry helper.", true, true},
+		{"We checked the obvious things first.", true, false},
+		{"I noticed that the disk was full.", true, false},
+		{"We will add an alert.", false, false},
+		{"We need a better dashboard.", false, false},
+		{"The team restarted the pods.", false, false},
+		{"When we deployed, the pods restarted.", false, false},
+	}
+	for _, c := range cases {
+		act, step := firstPersonAct(strings.ToLower(c.s))
+		if act != c.act || step != c.step {
+			t.Errorf("firstPersonAct(%q) = %v, %v; want %v, %v", c.s, act, step, c.act, c.step)
+		}
+	}
+}
+
+func TestStoryHelpersEN(t *testing.T) {
+	if !mostlyLatin("the cache was full and the pods restarted") || mostlyLatin("кэш переполнился, и поды перезапустились") ||
+		mostlyLatin("缓存满了，pod 重启了") {
+		t.Error("mostlyLatin")
+	}
+	for _, h := range []string{"time (utc) | event", "| time | what happened |", "date | event", "when | what"} {
+		if !timeHeader(h) {
+			t.Errorf("timeHeader(%q) = false", h)
+		}
+	}
+	for _, h := range []string{"service | owner", "timeout | value", "10:00 | the job starts"} {
+		if timeHeader(h) {
+			t.Errorf("timeHeader(%q) = true", h)
+		}
+	}
+	leads := map[string]field{
+		"here is what we found:": fRootCause, "we took the following steps to recover:": fRemediation,
+		"the lessons we are taking away are as follows:": fLessons, "going forward, we will do the following:": fActionItems,
+		"the errors looked like this:": fNone,
+	}
+	for s, want := range leads {
+		if got := leadInField(s); got != want {
+			t.Errorf("leadInField(%q) = %v, want %v", s, got, want)
+		}
+	}
+	heads := map[string]field{"Why": fRootCause, "Why?": fRootCause, "Changes": fRemediation, "Testing": fSkip,
+		"How to test": fSkip, "What was wrong": fRootCause, "What we are doing next": fActionItems, "Why we use Go": fNone}
+	for h, want := range heads {
+		if got, _ := headingKind(h); got != want {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+		}
+	}
+	for _, s := range []string{"this post explains what went wrong.", "in this write-up we describe the outage."} {
+		if !metaSentence(s) {
+			t.Errorf("metaSentence(%q) = false", s)
+		}
+	}
+}
