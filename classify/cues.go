@@ -243,7 +243,7 @@ var fieldCues = map[field]cueSet{
 			"affected", "varied from", "increased", "drop in", "dropped",
 			"increasing", "climb", "rising", "delay", "minutes late", "arrive late", "arrived late", "twice as long",
 			"longer than usual", "slower than usual", "than usual",
-			"failed", "fails", "sluggish", "stale",
+			"failed", "fails", "sluggish", "stale", "did not appear", "didn't appear", "missing from", "disappeared", "returning 4", "returned 4", "returned 5", "429",
 			"logs said", "logs showed", "log said", "log showed", "logs were full", "was full", "were full", "is full", "% full",
 			"disk full", "filled up",
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
@@ -343,7 +343,8 @@ var fieldCues = map[field]cueSet{
 	fLessons: join(
 		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
 			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思",
-			"i learned", "i've learned", "i have learned", "took away", "made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
+			"i learned", "i've learned", "i have learned", "took away", "moral of the story",
+			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
 			// "这件事告诉我…": the event taught it (not advice someone gave)
 			"件事告诉我", "次故障告诉我", "次事故告诉我", "次经历告诉我", "次教训告诉我", "这告诉我们")),
 		cues("always", "never", "important to", "it is worth", "remember", "we realized", "we realised",

@@ -54,9 +54,9 @@ var causePivot = cues("turned out", "we found that", "i found that", "we discove
 	"eventually found", "in the end it was", "the underlying cause")
 
 // foundIt announces a finding told in the next paragraph ("After a day of
-// digging, I found it.", "Here is what happened:").
+// digging, I found it.", "That is when I figured it out.").
 var foundIt = cues("found it", "found the problem", "found the bug", "found the culprit", "found the cause",
-	"figured it out", "here is what happened", "here's what happened", "this is what happened")
+	"figured it out")
 
 // investigationStep opens a sentence that tells a step of the search ("I
 // started by comparing…", "We checked the obvious things first."): unless it
@@ -141,6 +141,7 @@ var fixVerbs = map[string]bool{
 var stepLeads = map[string]bool{
 	"then": true, "also": true, "finally": true, "first": true, "quickly": true, "temporarily": true,
 	"manually": true, "immediately": true, "eventually": true, "simply": true, "just": true, "next": true,
+	"afterwards": true, "afterward": true, "later": true,
 }
 
 // firstPersonAct reads a sentence whose main clause is "we/I (then,
@@ -291,6 +292,7 @@ func (a *analysis) storyEN() {
 			u.assigned, u.advice = fLessons, true
 		}
 	}
+	a.causeBeforeFix()
 }
 
 // metaSentence reports a sentence about the post itself ("This post
@@ -353,6 +355,8 @@ func bareHeadingEN(low string) field {
 	switch strings.Trim(low, " ?:.!*_#") {
 	case "why", "the why":
 		return fRootCause
+	case "fault", "the fault":
+		return fRootCause // Atlassian's template: what went wrong, technically
 	case "changes", "changes made", "the change", "the changes", "code changes":
 		return fRemediation // a pull request's fix
 	case "testing", "how to test", "how it was tested", "test plan", "verification", "how to verify", "tests":
@@ -399,7 +403,13 @@ func (a *analysis) timelineTables() {
 	units := a.units
 	for i := range units {
 		u := &units[i]
-		if u.bkind != extract.Table || !storyKind(u.kind) || i > 0 && units[i-1].bkind == extract.Table || !timeHeader(u.low) {
+		if u.bkind != extract.Table || i > 0 && units[i-1].bkind == extract.Table {
+			continue
+		}
+		if !storyKind(u.kind) || !timeHeader(u.low) {
+			if headerRow(u.text) {
+				u.assigned = fNone
+			}
 			continue
 		}
 		u.assigned = fNone
@@ -409,6 +419,22 @@ func (a *analysis) timelineTables() {
 		}
 		u.kind = fSkip
 	}
+}
+
+// headerRow reports a table's first row made of short labels ("Action
+// item | Type | Owner"): column names, no sentence of the story.
+func headerRow(text string) bool {
+	cells := strings.Split(strings.Trim(strings.TrimSpace(text), "|"), "|")
+	if len(cells) < 2 {
+		return false
+	}
+	for _, c := range cells {
+		c = strings.TrimSpace(c)
+		if len(strings.Fields(c)) > 3 || strings.ContainsAny(c, ".!?0123456789") {
+			return false
+		}
+	}
+	return true
 }
 
 // timeHeader reports a table header row whose first column is a time.
@@ -523,4 +549,66 @@ func leads(scores map[field]float64, f field) bool {
 		}
 	}
 	return true
+}
+
+// fixOutcome tells that a step worked ("…and the network came back in
+// seconds"): the step is the fix.
+var fixOutcome = cues("came back", "errors stopped", "stopped failing", "worked again", "working again", "back to normal",
+	"recovered", "went away", "disappeared", "was fixed", "were fixed", "fixed it", "solved it", "returned to its usual",
+	"returned to normal")
+
+// causeBeforeFix reads a story that never states its cause in words the
+// cues know ("The printer had two network ports, and both were connected,
+// so it had created a loop."): the paragraph told right before the fix
+// (the first step that worked, or the fix section) explains what was
+// found, and the steps from the fix on are steps taken.
+func (a *analysis) causeBeforeFix() {
+	units := a.units
+	told := false
+	for i := range units {
+		switch {
+		case units[i].assigned == fRootCause || units[i].kind == fRootCause:
+			return
+		case units[i].assigned == fSymptoms:
+			told = true
+		}
+	}
+	if !told {
+		return
+	}
+	fix := -1
+	for i := range units {
+		u := &units[i]
+		if u.kind == fRemediation || storyKind(u.kind) && (u.assigned == fRemediation ||
+			u.assigned == fNone && u.bkind == extract.Paragraph && firstPersonStep(u.low) && fixOutcome.any(u.low)) {
+			fix = i
+			break
+		}
+	}
+	if fix <= 0 {
+		return
+	}
+	first := fix
+	for first > 0 && units[first-1].block == units[fix].block {
+		first--
+	}
+	if first == 0 {
+		return
+	}
+	prev := units[first-1].block
+	for i := first - 1; i >= 0 && units[i].block == prev; i-- {
+		u := &units[i]
+		act, _ := firstPersonAct(u.low)
+		if storyKind(u.kind) && u.bkind == extract.Paragraph && (u.assigned == fNone || weakSymptom(u)) && !act &&
+			!u.advice && !isQuestion(u.text) && !isLeadIn(u.text) && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 {
+			u.assigned = fRootCause
+		}
+	}
+	for i := fix; i < len(units); i++ {
+		u := &units[i]
+		if storyKind(u.kind) && u.assigned == fNone && !u.advice && u.bkind == extract.Paragraph && firstPersonStep(u.low) &&
+			u.scores[fActionItems] == 0 {
+			u.assigned = fRemediation
+		}
+	}
 }

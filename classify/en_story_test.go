@@ -121,6 +121,20 @@ func TestStoryEN(t *testing.T) {
 		{"a sentence about the post", "# Flaky tests\n\n" +
 			"This post explains what went wrong and what we are changing.\n",
 			[]routeWant{{"This post explains what went wrong and what we are changing.", ""}}},
+		{"the paragraph before the fix explains it", "# The office network\n\n" +
+			"On Monday the office could not reach the file server.\n\n" +
+			"I walked over to the storage room to have a look.\n\n" +
+			"Someone had plugged both ends of one cable into the same switch, so the switch forwarded its own broadcasts forever.\n\n" +
+			"I unplugged the cable, and the network came back at once. Afterwards we labelled every free port.\n",
+			[]routeWant{
+				{"Someone had plugged both ends of one cable into the same switch, so the switch forwarded its own broadcasts forever.", "root_cause"},
+				{"I unplugged the cable, and the network came back at once.", "remediation"},
+				{"Afterwards we labelled every free port.", "remediation"},
+			}},
+		{"a story that tells what happened is no finding", "# API outage\n\n" +
+			"Our API returned errors all afternoon. Here is what happened.\n\n" +
+			"The load balancer sends traffic to three regions.\n",
+			[]routeWant{{"The load balancer sends traffic to three regions.", ""}}},
 		{"a quoted message users saw", "# Login outage\n\n" +
 			"Some customers saw the message \"Please try again later\" on the login page.\n",
 			[]routeWant{{"Some customers saw the message \"Please try again later\" on the login page.", "symptoms"}}},
@@ -188,6 +202,18 @@ func TestStoryLayoutsEN(t *testing.T) {
 			[]routeWant{
 				{"Our monitoring showed a rise in failed logins.", "detection"},
 				{"We corrected the limit and restarted the identity service.", "remediation"},
+			}},
+		{"a table's header row", "# Outage\n\n## Action items\n\n" +
+			"| Action item | Type | Owner |\n|---|---|---|\n| Alert on a full bucket | detect | storage team |\n",
+			[]routeWant{
+				{"Action item | Type | Owner", ""},
+				{"Alert on a full bucket | detect | storage team", "action_items"},
+			}},
+		{"fault and moral", "# Outage\n\n## Fault\n\nThe broker dropped messages over 1 MB.\n\n" +
+			"## Moral of the story\n\nDefaults change between versions.\n",
+			[]routeWant{
+				{"The broker dropped messages over 1 MB.", "root_cause"},
+				{"Defaults change between versions.", "lessons"},
 			}},
 		{"what users met with under impact", "# Card outage\n\n" +
 			"## Customer impact\n\nCustomers saw \"Payment declined\" at the till.\n",

@@ -87,7 +87,7 @@ var headingRules = []headingRule{
 		"preventative", "prevention", "improvement", "future work", "what we will do", "what's next", "long-term", "short-term",
 		"что дальше", "планы", "дальнейшие шаги", "меры", "профилактика", "улучшени",
 		"改进", "后续", "待办", "预防", "优化措施", "整改"), false},
-	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "what went well",
+	{fLessons, cues("lesson", "learned", "learnt", "takeaway", "reflection", "what went well", "moral of",
 		"what went wrong", "выводы", "вывод", "уроки", "经验", "教训", "反思", "心得", "感想"), false},
 	{fRecap, cues("conclusion", "wrap-up", "wrap up", "final thoughts", "итоги", "итог", "заключение",
 		"总结", "小结", "结语", "最后"), false},
