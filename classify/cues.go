@@ -234,6 +234,8 @@ func join(sets ...cueSet) cueSet {
 var fieldCues = map[field]cueSet{
 	fSymptoms: join(
 		weighted(2, cues("symptom", "we experienced", "users saw", "users experienced",
+			"customers experienced", "customers saw", "experienced failures", "experienced errors", "experienced elevated",
+			"experienced degraded", "experienced delays", "experienced issues",
 			"симптом", "наблюдал", "现象", "表现为", "出现了问题", "出现问题", "出了问题", "出问题")),
 		cues("error", "errors", "failing", "timeout", "timed out", "timed-out", "time out", "times out", "timing out", "latency", "slow", "unavailable",
 			"returning 5", "503", "502", "500 error", "went down", "is down", "was down", "hard down", "outage",
@@ -296,6 +298,7 @@ var fieldCues = map[field]cueSet{
 			"noticed", "first noticed", "detected", "synthetic monitor", "became aware", "automated warning",
 			"got a warning", "warning from", "notices", "noticing", "opened an issue", "opened issues",
 			"filed an issue", "filed a bug", "bug report", "monitoring showed", "monitoring picked up", "monitoring caught",
+			"tweeted", "contacted support", "contacted us", "let us know", "emailed us", "wrote to us", "asked in the",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
 			"告警", "报警", "收到通知", "收到反馈", "用户反馈", "用户反映", "投诉")),
 		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),

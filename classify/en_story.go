@@ -77,6 +77,15 @@ var recoveredEN = cues("returned to normal", "return to normal", "returns to nor
 	"went away", "stopped failing", "no longer", "went back to", "dropped back", "back to zero", "available again",
 	"working normally again", "working again")
 
+// shown tells what a screen or a browser showed ("Browsers showed a 'Your
+// connection is not private' warning").
+var shown = cues("showed", "displayed", "shows", "displays", "popped up")
+
+// alertAdded tells an alert set up after the incident: a follow-up, not
+// how the incident was found.
+var alertAdded = cues("added an alert", "add an alert", "adding an alert", "added alerts", "add alerts", "set up an alert",
+	"set up alerts", "added alerting", "added monitoring", "new alert")
+
 // unaffected tells what was not hit ("Desktop users were not affected"):
 // the incident's scope, not a symptom.
 var unaffected = cues("not affected", "unaffected", "not impacted", "no data was lost", "kept working", "continued to work",
@@ -207,6 +216,10 @@ func (a *analysis) storyEN() {
 		if u.assigned == fSymptoms && noSymptom {
 			u.assigned = fNone
 		}
+		if u.assigned == fDetection && alertAdded.any(u.low) && !isFieldKind(u.kind) {
+			// "We have since added an alert that fires…": a follow-up
+			u.assigned = fActionItems
+		}
 		if u.kind == fImpact && u.assigned == fNone && !u.advice && u.scores[fSymptoms] >= 1 && experienced.any(u.low) {
 			// "Customers saw 'Payment declined'": what users met with
 			u.assigned = fSymptoms
@@ -279,7 +292,8 @@ func (a *analysis) storyEN() {
 			leads(u.scores, fSymptoms) && !noSymptom && !hypothetical.any(u.low):
 			// a failure told before the cause is known is what was seen
 			u.assigned = fSymptoms
-		case !causeSeen && u.assigned == fNone && u.kind == fNarrative && experienced.any(u.low) && quotesMessage(u.text) && !noSymptom:
+		case !causeSeen && u.assigned == fNone && u.kind == fNarrative && (experienced.any(u.low) || shown.any(u.low)) &&
+			quotesMessage(u.text) && !noSymptom:
 			// "Customers saw the message 'Something went wrong'"
 			u.assigned = fSymptoms
 		case u.assigned == fLessons && !u.advice && !strongLessons.any(u.low) && anyWord(pastMarks, u.low):
@@ -347,22 +361,27 @@ func (a *analysis) leadInLists() {
 	}
 }
 
-// bareHeadingEN reads one-word English headings that name a field only
-// when they stand alone: "Why" (the cause, as in "What happened / Why /
-// What we're changing"), "Changes" (a pull request's fix), "Testing" (how
-// the fix was checked: none of the fields).
-func bareHeadingEN(low string) field {
+// bareHeadingEN reads English headings that name a field only when they
+// stand alone: "Why" (the cause, as in "What happened / Why / What we're
+// changing"), "Fault" (Atlassian's template), "Changes" (a pull request's
+// fix), "Testing" (how the fix was checked: none of the fields). "What went
+// wrong" alone is the story of the incident, a lesson only under a lessons
+// heading (as in Google's template), so it names nothing and inherits. ok
+// reports a heading read here.
+func bareHeadingEN(low string) (k field, ok bool) {
 	switch strings.Trim(low, " ?:.!*_#") {
 	case "why", "the why":
-		return fRootCause
+		return fRootCause, true
 	case "fault", "the fault":
-		return fRootCause // Atlassian's template: what went wrong, technically
+		return fRootCause, true
 	case "changes", "changes made", "the change", "the changes", "code changes":
-		return fRemediation // a pull request's fix
+		return fRemediation, true
 	case "testing", "how to test", "how it was tested", "test plan", "verification", "how to verify", "tests":
-		return fSkip // how the fix was checked: no field
+		return fSkip, true
+	case "what went wrong":
+		return fNone, true
 	}
-	return fNone
+	return fNone, false
 }
 
 // leadIns are the announcements of a list in English, by the field the

@@ -215,6 +215,25 @@ func TestStoryLayoutsEN(t *testing.T) {
 				{"The broker dropped messages over 1 MB.", "root_cause"},
 				{"Defaults change between versions.", "lessons"},
 			}},
+		{"what went wrong: the story at the top, a lesson under lessons", "# Outage\n\n## What went wrong\n\n" +
+			"At noon the checkout pages started timing out.\n\n## Lessons learned\n\n### What went wrong\n\n" +
+			"Nobody owned the database quota.\n",
+			[]routeWant{
+				{"At noon the checkout pages started timing out.", "symptoms"},
+				{"Nobody owned the database quota.", "lessons"},
+			}},
+		{"question headings", "# Delayed emails\n\n## How did we find out?\n\nA designer asked in the team channel why no email had arrived.\n\n" +
+			"## What did we do?\n\n- Moved the stuck messages back to the queue.\n\n## What will we do?\n\n- Test the message format in CI.\n",
+			[]routeWant{
+				{"A designer asked in the team channel why no email had arrived.", "detection"},
+				{"Moved the stuck messages back to the queue.", "remediation"},
+				{"Test the message format in CI.", "action_items"},
+			}},
+		{"an alert added afterwards", "# Expired certificate\n\nOur API failed with TLS errors on Sunday. The certificate had expired.\n\n" +
+			"We have since added an alert that fires a month before a certificate expires.\n",
+			[]routeWant{{"We have since added an alert that fires a month before a certificate expires.", "action_items"}}},
+		{"a browser's warning", "# Expired certificate\n\nBrowsers showed a \"This site is not secure\" warning on our docs.\n",
+			[]routeWant{{"Browsers showed a \"This site is not secure\" warning on our docs.", "symptoms"}}},
 		{"what users met with under impact", "# Card outage\n\n" +
 			"## Customer impact\n\nCustomers saw \"Payment declined\" at the till.\n",
 			[]routeWant{{"Customers saw \"Payment declined\" at the till.", "symptoms"}}},
@@ -274,7 +293,7 @@ func TestStoryHelpersEN(t *testing.T) {
 		}
 	}
 	heads := map[string]field{"Why": fRootCause, "Why?": fRootCause, "Changes": fRemediation, "Testing": fSkip,
-		"How to test": fSkip, "What was wrong": fRootCause, "What we are doing next": fActionItems, "Why we use Go": fNone}
+		"How to test": fSkip, "What was wrong": fRootCause, "Fault": fRootCause, "What went wrong": fNone, "How did we find out?": fDetection, "What we are doing next": fActionItems, "Why we use Go": fNone}
 	for h, want := range heads {
 		if got, _ := headingKind(h); got != want {
 			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)

@@ -70,7 +70,8 @@ var headingRules = []headingRule{
 	{fActionItems, cues("less likely", "less impactful", "prevent recurrence", "preventing recurrence",
 		"prevent this from happening", "prevent it from happening", "what we are doing about", "what we're doing about",
 		"going forward", "moving forward", "what we are changing", "what we're changing", "what we are doing next",
-		"what we're doing next", "what we will change", "what we'll change", "what we are doing to prevent",
+		"what we're doing next", "what we will change", "what we'll change", "what we are doing to prevent", "what will we do",
+		"what we'll do",
 		"не повторил", "не повторял", "чтобы избежать", "что мы сделаем", "что будет сделано", "будет сделано",
 		"что мы изменим", "что изменим", "дальнейшие действия", "следующие шаги", "меры по предотвращению", "что будем делать", "план действий",
 		"如何避免", "避免再次", "防止再次", "避免类似", "防止类似", "下一步"), false},
@@ -94,9 +95,10 @@ var headingRules = []headingRule{
 	{fTrigger, cues("trigger", "триггер", "触发"), false},
 	{fRootCause, cues("root cause", "cause", "why it happened", "what was wrong", "what broke", "what caused", "what we found", "underlying issue", "underlying problem", "корневая причина",
 		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},
-	{fDetection, cues("detection", "how we found", "how it was detected", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
+	{fDetection, cues("detection", "how we found", "how it was detected", "how did we find", "how was it detected",
+		"how did we notice", "how we noticed", "how it was found", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
 	{fRemediation, cues("resolution", "remediation", "mitigation", "fix", "recovery", "workaround", "solution",
-		"what changed", "what we did", "steps we took", "steps to recover", "решение", "исправление", "что сделали", "восстановление", "починка",
+		"what changed", "what we did", "steps we took", "steps to recover", "what did we do", "how we recovered", "решение", "исправление", "что сделали", "восстановление", "починка",
 		"解决", "修复", "处理过程", "处理", "恢复", "方案"), false},
 	{fImpact, cues("impact", "влияние", "последствия", "ущерб", "影响"), false},
 	{fAnalysis, cues("analysis", "investigation", "debugging", "troubleshooting", "elimination", "diagnos",
@@ -117,7 +119,7 @@ func headingKind(h string) (kind field, weak bool) {
 		return fNone, false
 	}
 	low := strings.ToLower(h)
-	if k := bareHeadingEN(low); k != fNone {
+	if k, ok := bareHeadingEN(low); ok {
 		return k, false
 	}
 	first := -1
