@@ -245,7 +245,7 @@ var fieldCues = map[field]cueSet{
 			"affected", "varied from", "increased", "drop in", "dropped",
 			"increasing", "climb", "rising", "delay", "minutes late", "arrive late", "arrived late", "twice as long",
 			"longer than usual", "slower than usual", "than usual",
-			"failed", "fails", "sluggish", "stale", "did not appear", "didn't appear", "missing from", "disappeared", "returning 4", "returned 4", "returned 5", "429",
+			"failed", "fails", "sluggish", "stale", "unreachable", "inaccessible", "nobody could", "no one could", "did not appear", "didn't appear", "missing from", "disappeared", "returning 4", "returned 4", "returned 5", "429",
 			"logs said", "logs showed", "log said", "log showed", "logs were full", "was full", "were full", "is full", "% full",
 			"disk full", "filled up",
 			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
@@ -330,6 +330,8 @@ var fieldCues = map[field]cueSet{
 			"добавил", "удалил", "увеличил", "уменьшил", "заменил", "вернул", "переписал", "сделал",
 			"修改", "调整", "删除", "替换", "扩容", "手动")),
 	fActionItems: join(
+		weighted(1.5, cues("we have since", "we've since")),
+		cues("will now", "will automatically", "in future"),
 		weighted(2, cues("we will", "we'll", "we are going to", "going forward", "we plan", "plan to", "planning to",
 			"action item", "follow-up", "follow up", "to prevent", "will be added", "todo",
 			// status-page reports tell their plans in the progressive

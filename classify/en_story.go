@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -154,7 +155,8 @@ var stepLeads = map[string]bool{
 }
 
 // firstPersonAct reads a sentence whose main clause is "we/I (then,
-// also…) <past verb>": act when it tells something done ("we checked",
+// also…) <past verb>" (or "engineers", "the team", "our engineers" as
+// status reports tell it): act when it tells something done ("we checked",
 // "I pointed the cache at…", "To get everyone back in, we temporarily
 // limited…"), step when the verb is one of doing, not of looking, thinking
 // or waiting, as a fix is told once its cause is known.
@@ -164,14 +166,19 @@ func firstPersonAct(low string) (act, step bool) {
 	})
 	for i := 0; i < len(words) && i < 10; i++ {
 		w := strings.TrimSuffix(words[i], ",")
-		if w != "we" && w != "i" {
+		n := 0 // words of the subject before the verb
+		switch {
+		case w == "we" || w == "i" || w == "engineers" || w == "operators":
+		case (w == "our" || w == "the") && i+1 < len(words) && (words[i+1] == "engineers" || words[i+1] == "team" || words[i+1] == "operators"):
+			n = 1
+		default:
 			continue
 		}
 		// the subject opens the sentence or follows a leading clause's comma
 		if i > 0 && !strings.HasSuffix(words[i-1], ",") && !stepLeads[strings.TrimSuffix(words[i-1], ",")] && words[i-1] != "so" && words[i-1] != "and" {
 			continue
 		}
-		for j := i + 1; j < len(words) && j <= i+3; j++ {
+		for j := i + 1 + n; j < len(words) && j <= i+n+3; j++ {
 			v := strings.TrimSuffix(words[j], ",")
 			if stepLeads[v] {
 				continue
@@ -201,6 +208,7 @@ func (a *analysis) storyEN() {
 	a.problemSections()
 	a.dualHeadings()
 	units := a.units
+	secOf := a.sectionOf()
 	causeSeen := false
 	runOn := 0      // cause sentences still to follow the pivot in its block
 	nextBlock := -1 // the block a "found it" announcement hands the cause to
@@ -224,6 +232,18 @@ func (a *analysis) storyEN() {
 			// "Customers saw 'Payment declined'": what users met with
 			u.assigned = fSymptoms
 		}
+		if u.kind != a.secKinds[secOf[i]] && !storyKind(u.kind) && !u.advice && imperativeAdvice(u.low) {
+			// "The fix was simple: …" heads the paragraphs after it, but
+			// "If your Pi drops off, check…" is advice, not a step
+			u.assigned, u.advice = fLessons, true
+		}
+		if storyKind(u.kind) && u.assigned == fRemediation && pluperfect.MatchString(u.low) {
+			// "the router had rebooted after a fault": what had happened
+			// before, not a step taken
+			if sc, _ := sentenceScores(pluperfect.ReplaceAllString(u.low, "")); sc[fRemediation] == 0 {
+				u.assigned = fNone
+			}
+		}
 		if !storyKind(u.kind) {
 			switch u.kind {
 			case fRootCause, fRemediation, fActionItems, fLessons, fRecap:
@@ -240,6 +260,9 @@ func (a *analysis) storyEN() {
 		// word, and nothing we/I did ("the image had moved the cache")
 		plain := free && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 && u.scores[fLessons] == 0 && !act
 		switch {
+		case boilerplateEN.any(u.low):
+			u.assigned = fNone
+			continue
 		case metaSentence(u.low):
 			// "This post explains what went wrong and what we are changing."
 			u.assigned = fNone
@@ -284,6 +307,10 @@ func (a *analysis) storyEN() {
 			u.scores[fActionItems] == 0 && u.scores[fSymptoms] < narrativeMin:
 			// after the cause, what we/I did is a step taken
 			u.assigned = fRemediation
+		case causeSeen && free && u.bkind == extract.Paragraph && u.scores[fRemediation] >= 1 && leads(u.scores, fRemediation) &&
+			passiveStep.MatchString(u.low):
+			// "The faulty router was replaced the same evening."
+			u.assigned = fRemediation
 		case u.assigned == fSymptoms && !causeSeen && act && !stepShows.any(u.low) && u.scores[fSymptoms] < 2+earlyBonus:
 			// "I started by comparing the logs of a slow build", "We then
 			// lined up the spikes with the deploys": a step of the search
@@ -300,9 +327,7 @@ func (a *analysis) storyEN() {
 			// "it was never more than 1%", "it always happened at night":
 			// how often, not a lesson
 			u.assigned = fNone
-		case free && startsWith(adviceOpener, u.low):
-			u.assigned, u.advice = fLessons, true
-		case free && strings.HasPrefix(u.low, "if you") && adviceOpener.any(u.low):
+		case free && imperativeAdvice(u.low):
 			u.assigned, u.advice = fLessons, true
 		}
 	}
@@ -574,7 +599,7 @@ func leads(scores map[field]float64, f field) bool {
 // seconds"): the step is the fix.
 var fixOutcome = cues("came back", "errors stopped", "stopped failing", "worked again", "working again", "back to normal",
 	"recovered", "went away", "disappeared", "was fixed", "were fixed", "fixed it", "solved it", "returned to its usual",
-	"returned to normal")
+	"returned to normal", "flowing again", "succeeded again", "online again", "back online")
 
 // causeBeforeFix reads a story that never states its cause in words the
 // cues know ("The printer had two network ports, and both were connected,
@@ -617,17 +642,55 @@ func (a *analysis) causeBeforeFix() {
 	prev := units[first-1].block
 	for i := first - 1; i >= 0 && units[i].block == prev; i-- {
 		u := &units[i]
-		act, _ := firstPersonAct(u.low)
-		if storyKind(u.kind) && u.bkind == extract.Paragraph && (u.assigned == fNone || weakSymptom(u)) && !act &&
-			!u.advice && !isQuestion(u.text) && !isLeadIn(u.text) && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 {
+		rem := u.scores[fRemediation]
+		if rem > 0 && pluperfect.MatchString(u.low) {
+			sc, _ := sentenceScores(pluperfect.ReplaceAllString(u.low, ""))
+			rem = sc[fRemediation]
+		}
+		if storyKind(u.kind) && u.bkind == extract.Paragraph && (u.assigned == fNone || weakSymptom(u)) && !firstPersonStep(u.low) &&
+			!u.advice && !isQuestion(u.text) && !isLeadIn(u.text) && rem < 2 && u.scores[fActionItems] == 0 {
 			u.assigned = fRootCause
 		}
 	}
 	for i := fix; i < len(units); i++ {
 		u := &units[i]
-		if storyKind(u.kind) && u.assigned == fNone && !u.advice && u.bkind == extract.Paragraph && firstPersonStep(u.low) &&
-			u.scores[fActionItems] == 0 {
+		if storyKind(u.kind) && u.assigned == fNone && !u.advice && u.bkind == extract.Paragraph && u.scores[fActionItems] == 0 &&
+			(firstPersonStep(u.low) || u.scores[fRemediation] >= 1 && leads(u.scores, fRemediation) && passiveStep.MatchString(u.low)) {
 			u.assigned = fRemediation
 		}
 	}
 }
+
+// imperativeAdvice reports advice told as an imperative ("Always check…",
+// "If your Pi drops off the network, check power management first.").
+func imperativeAdvice(low string) bool {
+	if startsWith(adviceOpener, low) {
+		return true
+	}
+	if !strings.HasPrefix(low, "if you") {
+		return false
+	}
+	if adviceOpener.any(low) {
+		return true
+	}
+	// "If you…, <verb> …": the main clause opens with an imperative
+	if i := strings.Index(low, ", "); i > 0 {
+		rest := low[i+2:]
+		w, _, _ := strings.Cut(rest, " ")
+		return planVerbsEN[w] || w == "check" || w == "look" || w == "try" || w == "use" || w == "turn" || w == "read"
+	}
+	return false
+}
+
+// passiveStep matches a step told in the passive ("the router was
+// replaced", "the previous version was restored").
+var passiveStep = regexp.MustCompile(`\b(?:was|were|has been|have been|had been)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ut)\b`)
+
+// pluperfect matches a verb in the past perfect ("had rebooted", "had
+// been restarted").
+var pluperfect = regexp.MustCompile(`\bhad\s+(?:been\s+)?(?:\w+ly\s+)?\w+`)
+
+// boilerplateEN are a status page's set sentences, no field ("This incident
+// has been resolved.", "We will provide an update…").
+var boilerplateEN = cues("this incident has been resolved", "we will provide an update", "we will provide updates",
+	"we will post an update", "next update in", "more updates to follow", "we will continue to provide updates")

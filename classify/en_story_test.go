@@ -135,6 +135,17 @@ func TestStoryEN(t *testing.T) {
 			"Our API returned errors all afternoon. Here is what happened.\n\n" +
 			"The load balancer sends traffic to three regions.\n",
 			[]routeWant{{"The load balancer sends traffic to three regions.", ""}}},
+		{"steps in the passive and by engineers, what had happened before", "# Network outage\n\n" +
+			"Our servers were unreachable for an hour.\n\n" +
+			"The standby switch had rebooted after a power fault, and nobody had saved its configuration.\n\n" +
+			"Engineers restored the configuration from a backup, and traffic was flowing again at noon. The power supply was replaced in the evening.\n",
+			[]routeWant{
+				{"The standby switch had rebooted after a power fault, and nobody had saved its configuration.", "root_cause"},
+				{"Engineers restored the configuration from a backup, and traffic was flowing again at noon.", "remediation"},
+				{"The power supply was replaced in the evening.", "remediation"},
+			}},
+		{"a status page's set sentence", "# API errors\n\n**Resolved** - This incident has been resolved.\n",
+			[]routeWant{{"This incident has been resolved.", ""}}},
 		{"a quoted message users saw", "# Login outage\n\n" +
 			"Some customers saw the message \"Please try again later\" on the login page.\n",
 			[]routeWant{{"Some customers saw the message \"Please try again later\" on the login page.", "symptoms"}}},
@@ -234,6 +245,12 @@ func TestStoryLayoutsEN(t *testing.T) {
 			[]routeWant{{"We have since added an alert that fires a month before a certificate expires.", "action_items"}}},
 		{"a browser's warning", "# Expired certificate\n\nBrowsers showed a \"This site is not secure\" warning on our docs.\n",
 			[]routeWant{{"Browsers showed a \"This site is not secure\" warning on our docs.", "symptoms"}}},
+		{"advice after a fix label", "# Flaky Wi-Fi\n\nMy laptop lost its Wi-Fi every hour.\n\nThe fix was simple:\n\n" +
+			"I turned off power saving for the Wi-Fi card.\n\nIf your laptop drops off the network, check power saving first.\n",
+			[]routeWant{
+				{"I turned off power saving for the Wi-Fi card.", "remediation"},
+				{"If your laptop drops off the network, check power saving first.", "lessons"},
+			}},
 		{"what users met with under impact", "# Card outage\n\n" +
 			"## Customer impact\n\nCustomers saw \"Payment declined\" at the till.\n",
 			[]routeWant{{"Customers saw \"Payment declined\" at the till.", "symptoms"}}},
@@ -256,7 +273,9 @@ func TestFirstPersonAct(t *testing.T) {
 		{"I noticed that the disk was full.", true, false},
 		{"We will add an alert.", false, false},
 		{"We need a better dashboard.", false, false},
-		{"The team restarted the pods.", false, false},
+		{"The team restarted the pods.", true, true},
+		{"Our engineers corrected the prefix list.", true, true},
+		{"The router had rebooted after a fault.", false, false},
 		{"When we deployed, the pods restarted.", false, false},
 	}
 	for _, c := range cases {

@@ -93,7 +93,7 @@ var headingRules = []headingRule{
 	{fRecap, cues("conclusion", "wrap-up", "wrap up", "final thoughts", "итоги", "итог", "заключение",
 		"总结", "小结", "结语", "最后"), false},
 	{fTrigger, cues("trigger", "триггер", "触发"), false},
-	{fRootCause, cues("root cause", "cause", "why it happened", "what was wrong", "what broke", "what caused", "what we found", "underlying issue", "underlying problem", "корневая причина",
+	{fRootCause, cues("root cause", "cause", "why it happened", "what was wrong", "what caused", "what we found", "underlying issue", "underlying problem", "корневая причина",
 		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},
 	{fDetection, cues("detection", "how we found", "how it was detected", "how did we find", "how was it detected",
 		"how did we notice", "how we noticed", "how it was found", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
