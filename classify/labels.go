@@ -37,6 +37,7 @@ var rootCauseCues = map[string]cueSet{
 		"too many", "connection pool", "max connections", "max_connections", "connection limit", "out of connections", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
 		"too few", "not enough", "insufficient", "backlog", "peak traffic", "traffic peak",
 		"high load", "load spike", "ip addresses",
+		"out of space", "out of disk space", "filled the disk", "disk filled", "disk was full", "full disk", "no space left",
 		"worker", "connections", "fragmentation", "memory pressure", "memory usage", "memory utilization", "too large",
 		"bottleneck", "throughput limit", "iops", "exceeded the limit", "overwhelmed", "could not keep up", "couldn't keep up",
 		"нагрузк", "исчерпа", "не хват", "лимит", "переполн", "воркер",
@@ -58,7 +59,8 @@ var rootCauseCues = map[string]cueSet{
 		"运营商", "合作方", "依赖的服务", "依赖服务", "外部接口", "第三方接口",
 		// session 7: a named kind of provider ("our CDN provider")
 		"cdn provider", "dns provider", "payment provider", "email provider", "sms provider", "identity provider",
-		"provider's side", "on the provider side", "upstream provider", "cdn-провайдер", "dns-провайдер", "cdn 服务商", "cdn 厂商"),
+		"provider's side", "on the provider side", "upstream provider", "cdn-провайдер", "dns-провайдер", "cdn 服务商", "cdn 厂商",
+		"storage provider", "hosting provider", "email service provider", "our vendor"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		// A disk named alone is not a failed one: "место на диске" is a full disk (capacity).
 		"железо", "железа", "железе", "железом", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк", "отказ оборудования", "сбой оборудования",
@@ -89,7 +91,11 @@ var rootCauseCues = map[string]cueSet{
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
 		"malware", "ransomware", "phishing", "hacker", "breach", "backdoor", "trojan", "infosec", "unauthorized access", "credential leak", "leaked credentials", "cve", "ддос", "несанкционирован", "утечка данных", "утечки данных", "未授权", "数据泄露",
 		"уязвим", "атак", "взлом", "хакер", "злоумышлен", "вредонос", "шифровальщик", "вирус", "фишинг", "троян",
-		"漏洞", "攻击", "入侵", "安全", "黑客", "病毒", "木马", "勒索", "钓鱼"),
+		"漏洞", "攻击", "入侵", "安全", "黑客", "病毒", "木马", "勒索", "钓鱼",
+		// session 7: a leaked secret and who used it
+		"leaked api key", "leaked key", "leaked token", "leaked secret", "leaked password", "exposed api key", "exposed secret",
+		"exposed credentials", "secret scanning", "утечка ключа", "утечка токена", "утечка пароля", "утёк ключ", "утек ключ",
+		"скомпрометирован", "密钥泄露", "凭证泄露", "密码泄露", "token 泄露", "ak 泄露"),
 	"expiry": cues("certificate", "cert expir", "expired cert", "license expir", "licence expir", "expiry",
 		"leap second", "clock skew", "ntp", "tls", "ssl",
 		// tokens, domains and licences run out; clocks drift

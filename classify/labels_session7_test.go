@@ -95,6 +95,11 @@ func TestRootCauseGeneralWordsSession7(t *testing.T) {
 		{"our cdn provider had errors in its european edge", "dependency", true},
 		{"у cdn-провайдера отвалились узлы в европе", "dependency", true},
 		{"cdn 服务商的节点大面积异常", "dependency", true},
+		{"we traced the failures to our object storage provider", "dependency", true},
+		{"the attacker used a leaked api key from a public fork", "security", true},
+		{"злоумышленник воспользовался тем, что произошла утечка токена", "security", true},
+		{"密钥泄露后被人调用了管理接口", "security", true},
+		{"the dump ran the volume out of space at 02:40", "capacity", true},
 		{"the connection pooler cached dns answers for thirty minutes", "capacity", false},
 		{"пулер соединений кешировал адрес старого мастера", "capacity", false},
 	} {
