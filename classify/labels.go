@@ -154,7 +154,9 @@ var triggerCues = map[string]cueSet{
 		"вышел из строя", "вышла из строя", "вышли из строя", "отказ диск", "пропало питание", "отключение электричества",
 		"перегрев", "обрыв кабеля", "обрыв оптики", "неисправн",
 		"硬盘损坏", "磁盘损坏", "坏盘", "坏道", "掉电", "停电", "光纤", "光缆", "交换机故障", "网卡故障", "内存故障",
-		"机器宕机", "服务器宕机", "宿主机宕机", "物理机宕机"),
+		"机器宕机", "服务器宕机", "宿主机宕机", "物理机宕机",
+		// session 7
+		"блок питания", "блока питания", "сгорел", "сгорела", "breaker tripped", "psu failed", "电源故障", "电源损坏"),
 	"failover": cues("failover", "fail over", "failed over", "switchover", "switched over", "leader election", "was promoted", "promoted the replica",
 		"promoted a replica", "switched to the standby", "switched to the secondary",
 		"переключение на резерв", "переключения на резерв", "переключении на резерв", "переключение на реплик",

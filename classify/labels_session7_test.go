@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -284,6 +285,88 @@ func TestTeamTool(t *testing.T) {
 		"prometheus": true, "postgresql": false, "kafka": false, "kubernetes": false} {
 		if got := teamTool(slug); got != want {
 			t.Errorf("teamTool(%q) = %v, want %v", slug, got, want)
+		}
+	}
+}
+
+// TestTagCompoundName: a name that begins a longer product's name counts
+// only as that product ("GitHub Actions" is github-actions, not github
+// too); a platform before its service still counts ("AWS Lambda").
+func TestTagCompoundName(t *testing.T) {
+	for _, tc := range []struct {
+		text      string
+		want, not string
+	}{
+		{"the release job runs on GitHub Actions", "github-actions", "github"},
+		{"сборка идёт через GitHub Actions", "github-actions", "github"},
+		{"我们用 GitHub Actions 部署", "github-actions", "github"},
+		{"the endpoint runs on AWS Lambda", "lambda", ""},
+		{"the endpoint runs on AWS Lambda", "aws", ""},
+	} {
+		got := tagCounts(tc.text, strings.ToLower(tc.text))
+		if got[tc.want] == 0 || tc.not != "" && got[tc.not] > 0 {
+			t.Errorf("tagCounts(%q) = %v, want %s and no %q", tc.text, got, tc.want, tc.not)
+		}
+	}
+}
+
+// TestTriggerEventsSession7: triggers told by their act in each language
+// (went live, pushed to production, a migration to a new cluster, a rotation, a
+// failover drill, a monthly run, a provider that started failing, a bulk
+// import, a failed power supply, a setting changed by a verb and its object).
+func TestTriggerEventsSession7(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"the bug shipped in version 4.2 of the api", "deploy"},
+		{"after we pushed the change to production, the cache was bypassed", "deploy"},
+		{"после выкатки новой версии сервис начал падать", "deploy"},
+		{"上线后接口开始报错", "deploy"},
+		{"an engineer lowered the connection timeout to 100 ms", "config-change"},
+		{"someone edited the firewall rules and blocked port 443", "config-change"},
+		{"инженер поменял таймаут подключения на 100 мс", "config-change"},
+		{"同事调整了限流阈值", "config-change"},
+		{"we moved the database to a new cluster over the weekend", "upgrade"},
+		{"в субботу мы переехали на новый кластер", "upgrade"},
+		{"数据库迁移到新集群之后查询变慢", "upgrade"},
+		{"we rotated the database credentials as part of routine work", "maintenance"},
+		{"while replacing a failed switch an engineer unplugged the wrong cable", "maintenance"},
+		{"during a failover test the primary did not come back", "maintenance"},
+		{"во время замены диска инженер вынул не тот", "maintenance"},
+		{"故障演练时主库没有恢复", "maintenance"},
+		{"the monthly billing run started at 00:00", "time"},
+		{"ежемесячная выгрузка стартовала в полночь", "time"},
+		{"每月的结算任务在零点启动", "time"},
+		{"the payment provider started returning 500 errors", "dependency-event"},
+		{"провайдер начал отвечать ошибками", "dependency-event"},
+		{"第三方接口出现大量超时", "dependency-event"},
+		{"a customer started a bulk import of two million records", "traffic-surge"},
+		{"клиент запустил массовый импорт товаров", "traffic-surge"},
+		{"运营同学批量导入了两百万条数据", "traffic-surge"},
+		{"в стойке отказал блок питания", "hardware-event"},
+		{"机房电源故障导致服务器宕机", "hardware-event"},
+	} {
+		if got, s := bestTrigger([]triggerText{{tc.text, 3, true}}); got != tc.want || s < triggerMin {
+			t.Errorf("bestTrigger(%q) = %q (%.1f), want %s", tc.text, got, s, tc.want)
+		}
+	}
+}
+
+// TestSettingChanges: a change verb with a setting after it is a config
+// change; a figure that rose past a limit, or a negated change, is not.
+func TestSettingChanges(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"we updated the nginx config to add an upstream", 1},
+		{"the error rate increased past the limit", 0},
+		{"we did not change the timeout", 0},
+		{"никто не менял таймаут", 0},
+		{"поменял таймаут на 100 мс", 1},
+		{"没有修改配置", 0},
+		{"修改了超时配置", 1},
+	} {
+		if got := settingChanges(tc.text); got != tc.want {
+			t.Errorf("settingChanges(%q) = %d, want %d", tc.text, got, tc.want)
 		}
 	}
 }

@@ -109,10 +109,28 @@ var normalizeTag = casebook.NormalizeTag
 // tagCounts counts tag mentions in text (and low, its lower-cased form).
 func tagCounts(text, low string) map[string]int {
 	out := map[string]int{}
-	compiledWith(foldedTags, true).each(low, func(ci int) bool {
-		out[foldedSlugs[ci]]++
+	// a name that begins a longer product's name counts only as that
+	// product: "GitHub Actions" is github-actions, not github too ("AWS
+	// Lambda" still names aws and lambda)
+	type hit struct{ at, end, ci int }
+	var hits []hit
+	compiledWith(foldedTags, true).eachAt(low, func(ci, at int) bool {
+		hits = append(hits, hit{at, at + len(foldedTags[ci].text), ci})
 		return true
 	})
+	for i, h := range hits {
+		inside := false
+		for j, o := range hits {
+			if j != i && o.at <= h.at && h.end <= o.end && o.end-o.at > h.end-h.at &&
+				strings.HasPrefix(foldedSlugs[o.ci], foldedSlugs[h.ci]+"-") {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out[foldedSlugs[h.ci]]++
+		}
+	}
 	for _, al := range tagAliases() {
 		if al.exact {
 			if n := countWhole(text, al.text); n > 0 {

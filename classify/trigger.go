@@ -14,7 +14,10 @@ var triggerEvents = map[string]cueSet{
 		"灰度", "发版", "上线了", "发布了", "部署了",
 		"a new release", "the new release", "new version of our", "we shipped", "was merged", "were merged",
 		"deployed version", "released version", "the release of", "a release of",
-		"выложили", "выпустили", "новый релиз", "новой версии приложения", "发了一个", "新版本上线", "发布新版本", "发布了新版本"),
+		"выложили", "выпустили", "новый релиз", "новой версии приложения", "发了一个", "新版本上线", "发布新版本", "发布了新版本",
+		// session 7
+		"shipped in", "shipped with", "was shipped", "were shipped", "went live", "a new build", "the new build",
+		"pushed the change", "pushed to production", "pushed to prod"),
 	"config-change": cues("was changed", "were changed", "was set to", "was renamed", "reduced from", "reduction from",
 		"increased from", "lowered from", "raised from", "changed from", "decreased from",
 		"изменил", "поменял", "переименовал", "уменьшили с", "увеличили с", "снизили с", "уменьшил с", "увеличил с",
@@ -25,12 +28,17 @@ var triggerEvents = map[string]cueSet{
 		"we enabled", "we disabled", "turned on", "turned off", "a config change", "a configuration change",
 		"the config change", "the configuration change", "a change to the", "a settings change",
 		"включил", "выключил", "отключил", "изменение конфигурации", "изменение настроек", "правка конфига",
-		"配置变更", "变更了", "打开了", "关闭了", "开启了", "改了配置"),
+		"配置变更", "变更了", "打开了", "关闭了", "开启了", "改了配置",
+		// session 7
+		"flipped the", "a flag flip", "edited the", "пропатчили конфиг", "поправили конфиг", "поменяли настройк"),
 	"upgrade": cues("from version", "to version", "version bump", "bumped", "upgraded to", "upgraded from", "updated to",
 		"обновили до", "обновил до", "обновила до", "обновились до", "обновление до", "на новую версию", "с версии", "до версии",
 		"升级到", "升级至", "升级为", "更新到", "更新至", "版本从",
 		"an upgrade of", "the upgrade of", "version upgrade", "new version of", "latest version", "kernel update",
-		"обновление на", "перешли на версию", "переход на версию", "升级了", "版本升级"),
+		"обновление на", "перешли на версию", "переход на версию", "升级了", "版本升级",
+		// session 7: a move to a new system is a migration
+		"migrated to", "migrated from", "moved to a new", "to a new cluster", "cut over to", "cutover to", "the cutover",
+		"перенесли на", "перенесли в", "переехали на", "переезд на", "миграция на", "迁移到", "迁移至", "切换到新"),
 	"maintenance": cues("planned maintenance", "scheduled maintenance", "maintenance window",
 		"плановые работы", "плановых работ", "плановыми работами", "регламентн", "维护窗口", "割接",
 		// operator work, planned or by mistake
@@ -38,6 +46,11 @@ var triggerEvents = map[string]cueSet{
 		"случайно удалил", "ошибочно удалил", "вручную удалил", "масштабировал",
 		"误删", "误操作", "手动删除", "扩容了", "缩容了",
 		"during maintenance", "routine maintenance", "maintenance on", "restarted the host", "rebooted the", "ran a script",
+		// session 7: operator work told by its act
+		"rotated the", "while replacing", "replacing a", "failover test", "failover drill", "dr test", "game day",
+		"chaos test", "load test", "restarted the cluster", "restarted the nodes", "drained the",
+		"ротацию ключей", "ротация ключей", "при замене", "во время замены", "учения", "нагрузочное тестирование",
+		"轮换", "演练", "压测", "更换硬件", "更换了",
 		"ran the script", "ran a command", "ran the command", "manually deleted", "manually removed", "cleanup script",
 		"was decommissioned", "were decommissioned", "deleted the old", "removed the old",
 		"во время работ", "в ходе работ", "перезагрузил", "запустили скрипт", "запустил скрипт", "почистил",
@@ -46,13 +59,20 @@ var triggerEvents = map[string]cueSet{
 	"traffic-surge": cues("traffic spike", "spike in traffic", "surge in traffic", "traffic surge", "increased throughput",
 		"increase in traffic", "increase in load", "sudden increase", "sudden spike", "jumped from", "spiked to", "a peak of",
 		"резкий рост", "резко вырос", "резко возросл", "всплеск", "наплыв", "пиковая нагрузка",
-		"流量激增", "流量突增", "突增", "激增", "暴涨", "飙升", "猛增"),
+		"流量激增", "流量突增", "突增", "激增", "暴涨", "飙升", "猛增",
+		// session 7: load a client or a bot brings
+		"bulk import", "bulk upload", "bulk export", "large import", "scraping", "scraper", "massive import",
+		"массовый импорт", "массовую загрузку", "парсинг", "批量导入", "批量导出"),
 	// another party's failure or announcement
 	"dependency-event": cues("outage at", "github outage", "aws outage", "gcp outage", "azure outage", "cloudflare outage",
 		"provider outage", "upstream outage", "vendor outage", "third-party outage", "was disclosed", "were disclosed",
 		"vulnerability was published", "сбой у провайдера", "сбоя у провайдера", "сбое у провайдера",
 		"сбой на стороне", "сбоя на стороне", "авария у провайдера", "аварии у провайдера",
-		"上游故障", "云厂商故障", "第三方故障", "漏洞被公开", "漏洞披露"),
+		"上游故障", "云厂商故障", "第三方故障", "漏洞被公开", "漏洞披露",
+		// session 7: a provider's failure told by what it did
+		"provider started", "provider began", "provider was down", "provider went down", "provider returned",
+		"vendor started", "vendor was down", "upstream api started", "провайдер начал", "у провайдера случил", "у провайдера произош",
+		"服务商出现", "供应商出现", "第三方接口出现"),
 }
 
 // scheduleCues tell a schedule: what runs every so often sets off what
@@ -64,7 +84,9 @@ var scheduleCues = cues("cron", "scheduled", "daily run", "nightly", "по ра�
 	"daily", "hourly", "weekly", "regularly", "periodic", "every day", "every night", "every hour",
 	"every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
 	"ежедневн", "ежечасн", "еженедельн", "каждую ночь", "каждый час", "каждые", "периодическ", "регулярн", "крон",
-	"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务")
+	"定期", "每天", "每晚", "每隔", "每小时", "每周", "周期性", "计划任务",
+	// session 7
+	"monthly", "yearly", "annual", "ежемесячн", "ежегодн", "每月", "月初", "月底", "每年")
 
 // gatedTriggers are the kinds whose plain words name things as often as
 // events: "each deployment's replicas", "deployed infrastructure", "fixed
@@ -187,6 +209,9 @@ func triggerCounts(low string, gated bool) map[string]int {
 	if n := loadRises(low); n > out["traffic-surge"] {
 		out["traffic-surge"] = n
 	}
+	if n := settingChanges(low); n > out["config-change"] {
+		out["config-change"] = n
+	}
 	return out
 }
 
@@ -225,6 +250,56 @@ func loadRises(low string) int {
 		return true
 	})
 	return n
+}
+
+// A setting changed, told as a verb of change and the setting a few words
+// after it ("an engineer lowered the connection timeout", "someone edited
+// the firewall rules", "поменял таймаут", "调整了限流阈值").
+var (
+	changeVerbs = cues("lowered", "raised", "reduced", "increased", "decreased", "changed", "edited", "modified",
+		"tweaked", "adjusted", "toggled", "flipped", "updated", "set",
+		"изменил", "поменял", "уменьшил", "увеличил", "снизил", "поднял", "выставил", "поправил", "правил",
+		"修改", "调整", "改了", "调小", "调大", "调低", "调高")
+	settingNouns = cues("timeout", "limit", "setting", "settings", "config", "configuration", "flag", "rule", "rules",
+		"threshold", "ttl", "parameter", "value", "policy", "variable",
+		"таймаут", "лимит", "настройк", "конфиг", "флаг", "правил", "порог", "параметр", "ttl",
+		"超时", "配置", "参数", "阈值", "限流", "开关", "规则", "ttl")
+)
+
+// determiners open the object of an English change verb ("lowered the
+// timeout", "edited our rules").
+var determiners = cues("the", "our", "its", "their", "a", "an", "this", "that", "all", "every", "some", "his", "her")
+
+// settingChangeUnits is how far after the verb the setting may stand.
+const settingChangeUnits = 5
+
+// settingChanges counts the change verbs of low that a setting follows
+// within their clause, not right after a negation.
+func settingChanges(low string) int {
+	n, last := 0, -1
+	compiledWith(changeVerbs, true).eachAt(low, func(ci, at int) bool {
+		end := at + len(changeVerbs[ci].text)
+		if at < last || anyWord(eventNegation, unitsBefore(low, at, eventNegationUnits)) {
+			return true // inside a verb counted ("修改了" is 修改 and 改了)
+		}
+		last = end
+		if isASCIIWord(low[at]) && !anyWord(determiners, unitsAfter(low, end, 1)) {
+			return true // "increased past the limit" tells a figure, not a change
+		}
+		if hasCue(settingNouns, unitsAfter(low, end, settingChangeUnits)) {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// hasCue reports whether one of the cues starts a word of low (stems:
+// "настройк" in "настройки").
+func hasCue(cs cueSet, low string) bool {
+	hit := false
+	compiled(cs).each(low, func(int) bool { hit = true; return false })
+	return hit
 }
 
 // risesIn reports a rise verb in w that no negation stands right before.

@@ -50,7 +50,7 @@ var unseenFloors = []unseenFloor{
 	{"root cause", "en", 0.68, true}, {"root cause", "ru", 0.91, true}, {"root cause", "zh", 0.64, true},
 	{"organization", "en", 0.47, true}, {"organization", "ru", 1.00, true}, {"organization", "zh", 0.91, true},
 	{"tags", "en", 0.44, false}, {"tags", "ru", 0.59, false}, {"tags", "zh", 0.66, false},
-	{"trigger kind", "en", 0.42, true}, {"trigger kind", "ru", 0.45, true}, {"trigger kind", "zh", 0.64, true},
+	{"trigger kind", "en", 0.47, true}, {"trigger kind", "ru", 0.45, true}, {"trigger kind", "zh", 0.64, true},
 	{"detection", "en", 0.63, true}, {"detection", "ru", 0.45, true}, {"detection", "zh", 0.64, true},
 }
 
