@@ -28,11 +28,15 @@ var rootCauseCues = map[string]cueSet{
 		"бесконечн", "необработанн", "не обрабатывал", "не обрабатыва", "состояние гонки", "переполнение целого",
 		"缺陷", "写错", "代码", "逻辑", "程序", "实现", "序列化", "死锁", "泄漏", "内核", "函数", "框架", "bug",
 		"空指针", "竞态", "竞争条件", "死循环", "越界", "边界条件", "未处理", "没有处理", "判空", "并发问题", "线程安全",
-		"内存泄露", "连接泄露", "句柄泄露", "异常处理", "未捕获"),
+		"内存泄露", "连接泄露", "句柄泄露", "异常处理", "未捕获",
+		// session 7 probe
+		"a race", "race between", "null value", "nil pointer", "nil value", "wrongly assumed", "did not check", "didn't check", "no backoff", "without backoff"),
 	"configuration": cues("misconfigur", "configuration", "config", "setting", "parameter", "flag", "rule",
 		"policy", "manifest", "terraform", "default", "timeout value", "hardcoded", "provider behavior", "environment variable", "env var",
 		"конфиг", "настройк", "переменная окружения", "переменные окружения", "переменной окружения", "настроен", "параметр", "флаг", "правил", "по умолчанию",
-		"配置", "参数", "默认值", "默认配置", "默认参数", "默认设置", "设置", "规则", "环境变量"),
+		"配置", "参数", "默认值", "默认配置", "默认参数", "默认设置", "设置", "规则", "环境变量",
+		// session 7 probe
+		"wrong path", "wrong url", "wrong address", "wrong value", "was set to", "ttl of", "the ttl", "a ttl"),
 	"capacity": cues("capacity", "exhaust", "ran out", "out of memory", "oom", "starvation", "saturat", "overload",
 		"too many", "connection pool", "max connections", "max_connections", "connection limit", "out of connections", "quota", "limit", "disk full", "no space", "disk space", "out of disk", "filled up",
 		"too few", "not enough", "insufficient", "backlog", "peak traffic", "traffic peak",
@@ -49,7 +53,9 @@ var rootCauseCues = map[string]cueSet{
 		"узкое место", "пропускной способност", "не справлял", "не выдержал", "не выдержала", "не выдержало", "захлебнул",
 		"容量", "耗尽", "不足", "打满", "过载", "连接数", "满了", "并发", "磁盘空间", "磁盘满", "写满",
 		"太少", "不够", "排队", "积压", "高峰", "瓶颈", "上限", "吞吐",
-		"承受不住", "扛不住", "撑不住", "压垮", "负载过高", "高负载", "负载高", "占满", "爆满", "配额", "超限", "线程池满", "连接池满", "使用率"),
+		"承受不住", "扛不住", "撑不住", "压垮", "负载过高", "高负载", "负载高", "占满", "爆满", "配额", "超限", "线程池满", "连接池满", "使用率",
+		// session 7 probe
+		"faster than", "could not drain", "couldn't drain", "was full", "were full", "is full", "got full", "became full", "закончились соединения", "закончились подключения", "кончились соединения", "закончилась память"),
 	"dependency": cues("third-party", "third party", "upstream", "provider outage", "github support",
 		"supplier", "external service", "cloud provider outage", "vendor outage", "saas", "external api", "outage at our provider", "外部服务", "服务商", "云服务商", "供应商故障",
 		"сторонн", "внешн", "провайдер", "поставщик", "第三方", "上游", "供应商", "云厂商",
@@ -60,22 +66,30 @@ var rootCauseCues = map[string]cueSet{
 		// session 7: a named kind of provider ("our CDN provider")
 		"cdn provider", "dns provider", "payment provider", "email provider", "sms provider", "identity provider",
 		"provider's side", "on the provider side", "upstream provider", "cdn-провайдер", "dns-провайдер", "cdn 服务商", "cdn 厂商",
-		"storage provider", "hosting provider", "email service provider", "our vendor"),
+		"storage provider", "hosting provider", "email service provider", "our vendor",
+		// session 7 probe
+		"payment gateway", "payment processor"),
 	"hardware": cues("hardware", "disk failure", "failed disk", "power", "cooling", "fibre", "fiber", "server failure",
 		// A disk named alone is not a failed one: "место на диске" is a full disk (capacity).
 		"железо", "железа", "железе", "железом", "отказ диск", "отказал диск", "сбой диск", "вышел из строя", "вышли из строя", "неисправн", "поломк", "отказ оборудования", "сбой оборудования",
 		"питани", "硬件", "磁盘损坏", "磁盘故障", "坏盘", "断电", "机房", "硬盘故障", "服务器故障", "网卡故障", "内存条", "主板",
 		"failed drive", "drive failed", "power supply", "psu", "bad sector", "ecc error", "overheat", "fiber cut", "fibre cut",
 		"перегрев", "блок питания", "обрыв кабеля", "обрыв оптики",
-		"硬盘损坏", "坏道", "掉电", "停电", "光纤", "光缆", "电源", "机柜", "宿主机故障", "物理机故障"),
+		"硬盘损坏", "坏道", "掉电", "停电", "光纤", "光缆", "电源", "机柜", "宿主机故障", "物理机故障",
+		// session 7 probe
+		"network card", "faulty nic", "failed nic", "ssd failure", "wore out", "worn out"),
 	"network": cues("network", "bgp", "routing", "packet loss", "partition", "mtu", "dns resolution", "latency between",
 		"сеть", "сети", "сетью", "сетей", "сетев", "маршрут", "网络", "丢包", "路由",
-		"network partition", "split brain", "split-brain", "packet drops", "dropped packets", "потеря пакетов", "网络分区", "网络抖动", "脑裂"),
+		"network partition", "split brain", "split-brain", "packet drops", "dropped packets", "потеря пакетов", "网络分区", "网络抖动", "脑裂",
+		// session 7 probe
+		"packets were dropped", "packets dropped", "dropping packets"),
 	"deployment": cues("rollout", "deploy pipeline", "migration", "mid-rollout", "incompatible version", "release process",
 		"during the upgrade", "at the time of upgrade", "at the time of the upgrade", "upgrade process", "upgrade procedure", "canary", "bad deploy", "deployment pipeline", "ci/cd pipeline", "раскатк",
 		"during the rollout", "during deployment", "rollout process", "при обновлении", "в процессе обновления",
 		"升级过程", "发布过程", "部署过程",
-		"выкат", "депло", "миграц", "发布", "上线", "部署"),
+		"выкат", "депло", "миграц", "发布", "上线", "部署",
+		// session 7 probe
+		"deploy script", "deployment script", "rollout script", "all at once", "at once instead", "one by one", "wrong order", "schema change", "schema migration", "表结构变更", "ddl 变更", "执行 ddl", "改表"),
 	"human-error": cues("human error", "manual", "accidentally", "by mistake", "wrong command", "operator",
 		"mistakenly deleted", "deleted by mistake",
 		"вручную", "случайно", "по ошибке", "человеческ", "ошибочно удал",
@@ -87,7 +101,9 @@ var rootCauseCues = map[string]cueSet{
 		"wrong database", "wrong account", "wrong machine", "wrong node", "wrong cable", "wrong profile", "wrong region",
 		"случайное удаление", "случайно удал", "перепутал", "по невнимательности", "не ту базу", "не в той базе", "не тот сервер",
 		"не на тот сервер", "не тот кластер", "ошибка оператора", "ошибка администратора", "ошибку администратора",
-		"手滑", "连错", "删错", "改错", "执行错", "误执行了", "人为失误"),
+		"手滑", "连错", "删错", "改错", "执行错", "误执行了", "人为失误",
+		// session 7 probe
+		"deleted the wrong", "removed the wrong", "stopped the wrong", "restarted the wrong", "rebooted the wrong", "against the production", "against production", "удалил не", "удалили не", "остановил не", "перезагрузил не"),
 	"security": cues("vulnerab", "exploit", "attack", "ddos", "compromise", "cve-", "malicious", "log4shell", "security",
 		"malware", "ransomware", "phishing", "hacker", "breach", "backdoor", "trojan", "infosec", "unauthorized access", "credential leak", "leaked credentials", "cve", "ддос", "несанкционирован", "утечка данных", "утечки данных", "未授权", "数据泄露",
 		"уязвим", "атак", "взлом", "хакер", "злоумышлен", "вредонос", "шифровальщик", "вирус", "фишинг", "троян",
@@ -95,7 +111,9 @@ var rootCauseCues = map[string]cueSet{
 		// session 7: a leaked secret and who used it
 		"leaked api key", "leaked key", "leaked token", "leaked secret", "leaked password", "exposed api key", "exposed secret",
 		"exposed credentials", "secret scanning", "утечка ключа", "утечка токена", "утечка пароля", "утёк ключ", "утек ключ",
-		"скомпрометирован", "密钥泄露", "凭证泄露", "密码泄露", "token 泄露", "ak 泄露"),
+		"скомпрометирован", "密钥泄露", "凭证泄露", "密码泄露", "token 泄露", "ak 泄露",
+		// session 7 probe
+		"credential stuffing", "brute force", "brute-force", "подбор паролей", "подобрали пароли", "暴力破解", "撞库"),
 	"expiry": cues("certificate", "cert expir", "expired cert", "license expir", "licence expir", "expiry",
 		"leap second", "clock skew", "ntp", "tls", "ssl",
 		// tokens, domains and licences run out; clocks drift
@@ -107,7 +125,9 @@ var rootCauseCues = map[string]cueSet{
 		"时间回拨", "时间跳变", "时区",
 		// session 7: calendar arithmetic (vocabulary.md's "date arithmetic")
 		"daylight saving", "leap year", "date arithmetic", "date calculation", "летнее время", "летнего времени",
-		"перевод часов", "перевода часов", "перевод стрелок", "високосн", "夏令时", "闰年", "闰秒", "日期计算"),
+		"перевод часов", "перевода часов", "перевод стрелок", "високосн", "夏令时", "闰年", "闰秒", "日期计算",
+		// session 7 probe
+		"clocks", "drifted", "drift between"),
 }
 
 var triggerCues = map[string]cueSet{

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/casebook/casebook"
 )
 
 // Session 7's label rules, each with made-up sentences or posts per
@@ -367,6 +369,37 @@ func TestSettingChanges(t *testing.T) {
 	} {
 		if got := settingChanges(tc.text); got != tc.want {
 			t.Errorf("settingChanges(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestRootCauseProbeWordsSession7: cause sentences of each kind in the
+// words write-ups use, written for the probe (a race, a null value, a
+// wrong path, a full disk, a payment gateway, a worn-out SSD, dropped
+// packets, a deploy script, a DDL change, the wrong target, credential
+// stuffing, drifting clocks), with Russian and Chinese where words were added.
+func TestRootCauseProbeWordsSession7(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"a race between two workers let both process the same job", "software-defect"},
+		{"a null value in the payload crashed the parser", "software-defect"},
+		{"the load balancer health check pointed at the wrong path", "configuration"},
+		{"the dns record for the api had a ttl of one day", "configuration"},
+		{"the disk on the log server was full", "capacity"},
+		{"у базы закончились соединения", "capacity"},
+		{"our payment gateway was returning errors for all cards", "dependency"},
+		{"the ssd on the database host wore out", "hardware"},
+		{"packets were dropped between the two availability zones", "network"},
+		{"the deploy script restarted all instances at once instead of one by one", "deployment"},
+		{"表结构变更锁住了订单表", "deployment"},
+		{"an engineer ran the cleanup against the production database", "human-error"},
+		{"администратор удалил не тот том", "human-error"},
+		{"a credential stuffing attack overwhelmed the login service", "security"},
+		{"злоумышленники подобрали пароли к учёткам", "security"},
+		{"有人撞库登录了大量账号", "security"},
+		{"the clocks on two nodes drifted apart by several minutes", "expiry"},
+	} {
+		if got, _ := bestLabelWeighted(rootCauseCues, casebook.RootCauseCategories, []weightedText{{tc.text, 1.5}}); got != tc.want {
+			t.Errorf("category(%q) = %q, want %s", tc.text, got, tc.want)
 		}
 	}
 }
