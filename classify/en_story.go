@@ -48,7 +48,8 @@ const causeRunsOn = 3
 // causePivot states the cause as found ("It turned out that…", "The root
 // cause was…"), as against a sentence that only names causes ("a different
 // root cause").
-var causePivot = cues("turned out", "we found that", "i found that", "we discovered that", "i discovered that",
+var causePivot = cues("turned out", "problem started when", "issue started when", "outage started when",
+	"trouble started when", "it all started when", "we found that", "i found that", "we discovered that", "i discovered that",
 	"we found a ", "we found an ", "we found the ", "i found a ", "i found an ", "i found the ", "the root cause was", "the root cause is", "the root cause of this", "root cause was",
 	"the cause was", "the cause is", "was caused by", "were caused by", "is caused by", "the problem was",
 	"the issue was", "the bug was", "the culprit", "the reason was", "the reason is", "finally found",
@@ -147,6 +148,22 @@ var fixVerbs = map[string]bool{
 	"undid": true, "froze": true, "spun": true, "swapped": true, "kicked": true,
 }
 
+// subjectNouns are the people a status report tells as doing a step ("our
+// engineers", "an engineer", "the team").
+var subjectNouns = map[string]bool{"engineers": true, "engineer": true, "team": true, "operators": true, "operator": true}
+
+// presentFixVerbs are steps as a story told in the present says them ("I
+// drop the slot", "we roll back"), without a modal.
+var presentFixVerbs = map[string]bool{
+	"drop": true, "delete": true, "remove": true, "kill": true, "restart": true, "revert": true, "roll": true,
+	"disable": true, "raise": true, "increase": true, "bump": true, "flush": true, "clear": true, "unplug": true,
+	"reboot": true, "redeploy": true, "rollback": true, "cancel": true, "stop": true, "scale": true, "patch": true,
+}
+
+// modal marks a sentence that plans, advises or supposes ("we will", "you
+// should", "we can").
+var modal = cues("will ", "would ", "should ", "could ", "can ", "must ", "need to", "needs to", "have to", "going to", "'ll ")
+
 // stepLeads may stand between "we"/"I" and the verb of a step.
 var stepLeads = map[string]bool{
 	"then": true, "also": true, "finally": true, "first": true, "quickly": true, "temporarily": true,
@@ -169,8 +186,10 @@ func firstPersonAct(low string) (act, step bool) {
 		n := 0 // words of the subject before the verb
 		switch {
 		case w == "we" || w == "i" || w == "engineers" || w == "operators":
-		case (w == "our" || w == "the") && i+1 < len(words) && (words[i+1] == "engineers" || words[i+1] == "team" || words[i+1] == "operators"):
+		case (w == "our" || w == "the" || w == "an" || w == "one") && i+1 < len(words) && subjectNouns[words[i+1]]:
 			n = 1
+		case (w == "our" || w == "the") && i+2 < len(words) && words[i+2] == "team":
+			n = 2 // "our IT team", "the support team"
 		default:
 			continue
 		}
@@ -184,6 +203,10 @@ func firstPersonAct(low string) (act, step bool) {
 				continue
 			}
 			past := fixVerbs[v] || notFixVerb[v] || len(v) > 4 && strings.HasSuffix(v, "ed") && !strings.HasSuffix(v, "eed")
+			if !past && presentFixVerbs[v] && !modal.any(low) {
+				// a story told in the present: "I drop the unused slot."
+				return true, true
+			}
 			return past, past && !notFixVerb[v]
 		}
 		return false, false
@@ -266,6 +289,15 @@ func (a *analysis) storyEN() {
 		case metaSentence(u.low):
 			// "This post explains what went wrong and what we are changing."
 			u.assigned = fNone
+			continue
+		case u.assigned == fActionItems && planLead.any(u.low):
+			// "We are making several changes as a result of this event.":
+			// the rest of the paragraph tells them
+			for j := i + 1; j < len(units) && units[j].block == u.block; j++ {
+				if units[j].assigned == fNone && !units[j].advice && !apology.any(units[j].low) {
+					units[j].assigned = fActionItems
+				}
+			}
 			continue
 		case u.assigned == fRootCause && causePivot.any(u.low) && !notCause.any(u.low):
 			// the cause stated as found: its explanation may run on
@@ -599,7 +631,8 @@ func leads(scores map[field]float64, f field) bool {
 // seconds"): the step is the fix.
 var fixOutcome = cues("came back", "errors stopped", "stopped failing", "worked again", "working again", "back to normal",
 	"recovered", "went away", "disappeared", "was fixed", "were fixed", "fixed it", "solved it", "returned to its usual",
-	"returned to normal", "flowing again", "succeeded again", "online again", "back online")
+	"returned to normal", "flowing again", "succeeded again", "online again", "back online", "back in service",
+	"work again", "works again")
 
 // causeBeforeFix reads a story that never states its cause in words the
 // cues know ("The printer had two network ports, and both were connected,
@@ -620,11 +653,19 @@ func (a *analysis) causeBeforeFix() {
 	if !told {
 		return
 	}
+	// the fix: a fix section, a step routed as one, or a step whose
+	// paragraph tells that it worked
+	worked := map[int]bool{}
+	for i := range units {
+		if fixOutcome.any(units[i].low) {
+			worked[units[i].block] = true
+		}
+	}
 	fix := -1
 	for i := range units {
 		u := &units[i]
 		if u.kind == fRemediation || storyKind(u.kind) && (u.assigned == fRemediation ||
-			u.assigned == fNone && u.bkind == extract.Paragraph && firstPersonStep(u.low) && fixOutcome.any(u.low)) {
+			u.assigned == fNone && u.bkind == extract.Paragraph && worked[u.block] && firstPersonStep(u.low)) {
 			fix = i
 			break
 		}
@@ -636,11 +677,26 @@ func (a *analysis) causeBeforeFix() {
 	for first > 0 && units[first-1].block == units[fix].block {
 		first--
 	}
-	if first == 0 {
+	// the paragraph before it, past a paragraph that only tells how the
+	// team found out
+	end := first - 1
+	for end >= 0 {
+		b, det := units[end].block, true
+		for j := end; j >= 0 && units[j].block == b; j-- {
+			det = det && units[j].assigned == fDetection
+		}
+		if !det {
+			break
+		}
+		for end >= 0 && units[end].block == b {
+			end--
+		}
+	}
+	if end < 0 {
 		return
 	}
-	prev := units[first-1].block
-	for i := first - 1; i >= 0 && units[i].block == prev; i-- {
+	prev := units[end].block
+	for i := end; i >= 0 && units[i].block == prev; i-- {
 		u := &units[i]
 		rem := u.scores[fRemediation]
 		if rem > 0 && pluperfect.MatchString(u.low) {
@@ -648,7 +704,7 @@ func (a *analysis) causeBeforeFix() {
 			rem = sc[fRemediation]
 		}
 		if storyKind(u.kind) && u.bkind == extract.Paragraph && (u.assigned == fNone || weakSymptom(u)) && !firstPersonStep(u.low) &&
-			!u.advice && !isQuestion(u.text) && !isLeadIn(u.text) && rem < 2 && u.scores[fActionItems] == 0 {
+			!searchStep(u.low) && !u.advice && !isQuestion(u.text) && !isLeadIn(u.text) && rem < 2 && u.scores[fActionItems] == 0 {
 			u.assigned = fRootCause
 		}
 	}
@@ -659,6 +715,30 @@ func (a *analysis) causeBeforeFix() {
 			u.assigned = fRemediation
 		}
 	}
+}
+
+// searchStep reports a step of the search told by "I" or "we" ("I look at
+// what is using the space.", "Then we checked the logs."): not the cause
+// found.
+func searchStep(low string) bool {
+	low = strings.TrimPrefix(strings.TrimPrefix(low, "then "), "so ")
+	s, ok := strings.CutPrefix(low, "i ")
+	if !ok {
+		if s, ok = strings.CutPrefix(low, "we "); !ok {
+			return false
+		}
+	}
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "then "), "first ")
+	w, _, _ := strings.Cut(s, " ")
+	return searchVerbs[w]
+}
+
+// searchVerbs are the verbs of looking for a cause.
+var searchVerbs = map[string]bool{
+	"look": true, "looked": true, "check": true, "checked": true, "open": true, "opened": true, "search": true,
+	"searched": true, "start": true, "started": true, "try": true, "tried": true, "grep": true, "grepped": true,
+	"dig": true, "dug": true, "compare": true, "compared": true, "ask": true, "asked": true, "read": true,
+	"follow": true, "followed": true, "trace": true, "traced": true, "run": true, "ran": true, "wonder": true, "wondered": true,
 }
 
 // imperativeAdvice reports advice told as an imperative ("Always check…",
@@ -689,6 +769,10 @@ var passiveStep = regexp.MustCompile(`\b(?:was|were|has been|have been|had been)
 // pluperfect matches a verb in the past perfect ("had rebooted", "had
 // been restarted").
 var pluperfect = regexp.MustCompile(`\bhad\s+(?:been\s+)?(?:\w+ly\s+)?\w+`)
+
+// planLead announces the plans told after it in its paragraph.
+var planLead = cues("making several changes", "making a number of changes", "making the following changes",
+	"taking the following steps", "several changes as a result", "we are making changes")
 
 // boilerplateEN are a status page's set sentences, no field ("This incident
 // has been resolved.", "We will provide an update…").

@@ -146,6 +146,21 @@ func TestStoryEN(t *testing.T) {
 			}},
 		{"a status page's set sentence", "# API errors\n\n**Resolved** - This incident has been resolved.\n",
 			[]routeWant{{"This incident has been resolved.", ""}}},
+		{"a team as the subject, a problem that started when", "# Tracking outage\n\n" +
+			"The tracking page showed no data all afternoon.\n\n" +
+			"The problem started when a supplier changed its data format. Our importer could not read the new files.\n\n" +
+			"Our IT team adapted the importer to the new format in the evening.\n",
+			[]routeWant{
+				{"The problem started when a supplier changed its data format.", "root_cause"},
+				{"Our importer could not read the new files.", "root_cause"},
+				{"Our IT team adapted the importer to the new format in the evening.", "remediation"},
+			}},
+		{"a story told in the present", "# Full disk\n\nThe pager goes off: the database stopped accepting writes.\n\n" +
+			"The root cause is an old replication slot that keeps every log segment.\n\nI drop the slot.\n",
+			[]routeWant{{"I drop the slot.", "remediation"}}},
+		{"changes announced for the rest of a paragraph", "# Queue outage\n\nSends to the queue failed for an hour.\n\n" +
+			"We are making several changes as a result of this event. The scaling tool now refuses to remove more than a tenth of the fleet.\n",
+			[]routeWant{{"The scaling tool now refuses to remove more than a tenth of the fleet.", "action_items"}}},
 		{"a quoted message users saw", "# Login outage\n\n" +
 			"Some customers saw the message \"Please try again later\" on the login page.\n",
 			[]routeWant{{"Some customers saw the message \"Please try again later\" on the login page.", "symptoms"}}},
