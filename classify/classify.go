@@ -180,6 +180,9 @@ type unit struct {
 	advice     bool // gives advice or draws a lesson (isAdvice)
 	assigned   field
 	hand       field             // what the hand rules gave it (assigned before the field model)
+	fitHand    field             // hand without the Russian story order's routes, for fitting the field model
+	preStory   field             // the route before ruStory moved it
+	story      bool              // ruStory moved it
 	bkind      extract.BlockKind // paragraph, list item, table row, quote
 	prob       float64           // the field model's probability for assigned
 }
@@ -309,10 +312,15 @@ func analyse(doc *extract.Document) *analysis {
 			u.assigned = fNone
 		}
 	}
+	a.ruStory()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {
-		a.units[i].hand = a.units[i].assigned
+		u := &a.units[i]
+		u.hand, u.fitHand = u.assigned, u.assigned
+		if u.story {
+			u.fitHand = u.preStory
+		}
 	}
 	return a
 }
@@ -688,6 +696,7 @@ func isDefinition(text string) bool {
 // добавим", "我们将"), as against a lesson told as "we should".
 var commitment = cues("we will", "we'll", "we are going to", "we plan to", "we're going to",
 	"мы добавим", "мы сделаем", "мы настроим", "мы будем", "будем", "планируем", "собираемся", "добавим",
+	"надо будет", "нужно будет",
 	"我们将", "我们会", "后续将", "后续会", "计划")
 
 // statusWords are the states a status page's updates open with, and the

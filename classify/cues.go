@@ -249,7 +249,7 @@ var fieldCues = map[field]cueSet{
 			"stopped serving", "thrown out", "kicked out", "lost their progress", "did not run", "didn't run", "a day late", "one day late", "unreachable", "inaccessible", "nobody could", "no one could", "did not appear", "didn't appear", "missing from", "disappeared", "returning 4", "returned 4", "returned 5", "429",
 			"logs said", "logs showed", "log said", "log showed", "logs were full", "was full", "were full", "is full", "% full",
 			"disk full", "filled up",
-			"ошибк", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
+			"ошибк", "ошибок", "упал", "падал", "падени", "не работал", "не работает", "недоступ", "тормоз", "медленн",
 			"таймаут", "растёт", "растет", "вырос", "скакн", "график", "деградац", "завис", "не отвеча",
 			"в потолке", "не создал", "не созда", "пуст", "подскочил", "проседа", "замедлен", "фриз", "пропада",
 			"无法", "失败", "报错", "超时", "异常", "卡住", "阻塞", "不可用", "宕机", "延迟", "变慢", "飙升", "升高",
@@ -263,7 +263,10 @@ var fieldCues = map[field]cueSet{
 			"根因", "根本原因", "原因是", "原因在于", "问题在于", "是因为", "所致", "罪魁祸首",
 			// the end of a search: what was finally found is the cause
 			"finally found", "eventually found", "in the end it was", "it turned out",
-			"в итоге оказалось", "в итоге выяснилось", "выяснилось", "最后发现", "最终发现", "最终定位", "原来是", "终于发现", "终于找到",
+			"в итоге оказалось", "в итоге выяснилось", "выяснилось",
+			// "дело было в том, что…", "корень проблемы в …": the cause told as found
+			"корень проблемы", "корень проблем", "дело было в", "проблема была в", "причина была в", "всё дело в", "все дело в",
+			"была в том, что", "было в том, что", "был в том, что", "最后发现", "最终发现", "最终定位", "原来是", "终于发现", "终于找到",
 			// blame told of the problem itself: "问题出在 X 上"
 			"问题出在", "原因出在", "根源在于", "原因就是")),
 		weighted(1.5, cues("due to", "led to", "leads to", "lead to", "resulted in", "resulting in",
@@ -344,7 +347,7 @@ var fieldCues = map[field]cueSet{
 			"making the following changes", "taking the following steps", "we are also improving", "we are also implementing",
 			"we are also introducing", "we are also updating", "we are also changing", "we are also working on",
 			"we are also reviewing", "we are now adding", "мы добавляем", "мы внедряем", "мы работаем над",
-			"будем", "планируем", "собираемся", "в будущем", "чтобы избежать", "чтобы не повтор", "добавим", "сделаем",
+			"будем", "планируем", "собираемся", "в будущем", "надо будет", "нужно будет", "в планах", "чтобы избежать", "чтобы не повтор", "добавим", "сделаем",
 			"后续", "计划", "今后", "以后会", "防止再次", "避免再次")),
 		cues("enhance", "improve", "should be", "we should", "will be", "is going to", "working to", "aiming",
 			"нужно", "надо", "следует", "стоит добавить",
@@ -448,7 +451,7 @@ var confirmed = cues("and it was", "which was right", "turned out", "confirmed",
 // but states no field.
 var apology = cues("we apologize", "we apologise", "we sincerely apologize", "we sincerely apologise", "we are sorry",
 	"we're sorry", "sorry for the", "sorry about the", "we deeply regret", "our apologies", "apologize for", "apologise for",
-	"приносим извинения", "приносим свои извинения", "извиняемся", "просим прощения", "приносим извинени",
+	"приносим извинения", "приносим свои извинения", "извиняемся", "извините за", "просим прощения", "приносим извинени",
 	"深表歉意", "表示歉意", "致以歉意", "非常抱歉", "十分抱歉", "深感抱歉", "向大家道歉", "致歉")
 
 // advice marks a prescriptive or reflective sentence: a lesson drawn ("we

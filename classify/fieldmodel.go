@@ -197,8 +197,18 @@ var (
 )
 
 // features calls fn with every unit's feature vector, computed from the
-// hand routes; x is reused between calls.
-func (a *analysis) features(lang string, fn func(i int, x []float64)) {
+// hand routes; x is reused between calls. For fitting (fit), the hand
+// routes are those before the Russian story order (unit.fitHand): the
+// table learns from the other rules alone, so those routes move no weight
+// of the English or Chinese posts, and at drafting they are judged as any
+// hand route is.
+func (a *analysis) features(lang string, fit bool, fn func(i int, x []float64)) {
+	hand := func(u *unit) field {
+		if fit {
+			return u.fitHand
+		}
+		return u.hand
+	}
 	nf := len(featureNames)
 	nc := len(contentFields)
 	fi := func(f field) int {
@@ -231,16 +241,16 @@ func (a *analysis) features(lang string, fn func(i int, x []float64)) {
 				x[4*nc+j] = 1
 			}
 		}
-		if j := fi(u.hand); j >= 0 {
+		if j := fi(hand(u)); j >= 0 {
 			x[nc+j] = 1
 		}
 		if i > 0 {
-			if j := fi(a.units[i-1].hand); j >= 0 {
+			if j := fi(hand(&a.units[i-1])); j >= 0 {
 				x[2*nc+j] = 1
 			}
 		}
 		if i+1 < len(a.units) {
-			if j := fi(a.units[i+1].hand); j >= 0 {
+			if j := fi(hand(&a.units[i+1])); j >= 0 {
 				x[3*nc+j] = 1
 			}
 		}
@@ -289,7 +299,7 @@ func (a *analysis) applyModel(m *FieldModel, lang string) {
 	for i, f := range modelFields {
 		ws[i] = m.Fields[fieldNames[f]]
 	}
-	a.features(lang, func(i int, x []float64) {
+	a.features(lang, false, func(i int, x []float64) {
 		u := &a.units[i]
 		if u.hand == fTrigger {
 			return
@@ -332,7 +342,7 @@ func (c *Classifier) Sentences(doc *extract.Document, language string) []Sentenc
 	}
 	a := analyse(doc)
 	out := make([]Sentence, len(a.units))
-	a.features(language, func(i int, x []float64) {
+	a.features(language, true, func(i int, x []float64) {
 		u := &a.units[i]
 		out[i] = Sentence{Text: u.text, Hand: fieldNames[u.hand], X: slices.Clone(x)}
 	})

@@ -72,7 +72,7 @@ var headingRules = []headingRule{
 		"going forward", "moving forward", "what we are changing", "what we're changing", "what we are doing next",
 		"what we're doing next", "what we will change", "what we'll change", "what we are doing to prevent", "what will we do",
 		"what we'll do",
-		"не повторил", "не повторял", "чтобы избежать", "что мы сделаем", "что будет сделано", "будет сделано",
+		"не повторил", "не повторял", "чтобы избежать", "что мы сделаем", "что сделаем", "что планируем", "что будет сделано", "будет сделано",
 		"что мы изменим", "что изменим", "дальнейшие действия", "следующие шаги", "меры по предотвращению", "что будем делать", "план действий",
 		"如何避免", "避免再次", "防止再次", "避免类似", "防止类似", "下一步"), false},
 	{fRemediation, cues("how did we respond", "how we responded", "how we respond", "our response", "incident response",
