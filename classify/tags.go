@@ -191,19 +191,20 @@ var tagParent = map[string]string{
 	"tke": "tencent-cloud",
 }
 
-func (a *analysis) tagScores(rootCause string) map[string]float64 {
-	var body, low strings.Builder
-	for _, u := range a.units {
-		body.WriteString(u.text)
-		body.WriteByte('\n')
-		low.WriteString(u.low)
-		low.WriteByte('\n')
+func (a *analysis) tagScores(rootCause string, per []map[string]int) map[string]float64 {
+	// the article's counts are its sentences' (no alias spans a line)
+	counts := map[string]int{}
+	for _, c := range per {
+		for slug, n := range c {
+			counts[slug] += n
+		}
 	}
-	counts := tagCounts(body.String(), low.String())
 	// pods are Kubernetes' (a post about pods is about Kubernetes where it
 	// never names it)
-	if n := podMentions(low.String()); n > 0 {
-		counts["kubernetes"] += n
+	for i := range a.units {
+		if n := podMentions(a.units[i].low); n > 0 {
+			counts["kubernetes"] += n
+		}
 	}
 	// the team's tools (paging, chat, tickets, monitoring) told only in how
 	// the failure was found, in plans or in lessons are not what it ran
@@ -213,7 +214,7 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 		if u.assigned != fActionItems && u.assigned != fLessons && !u.advice && u.assigned != fDetection {
 			continue
 		}
-		for slug, n := range tagCounts(u.text, u.low) {
+		for slug, n := range per[i] {
 			if teamTool(slug) {
 				if counts[slug] -= n; counts[slug] <= 0 {
 					delete(counts, slug)
@@ -274,12 +275,12 @@ func (a *analysis) tagScores(rootCause string) map[string]float64 {
 	if len(scores) < tagFillTo {
 		// a post that names few technologies: the ones it names once count
 		// too, in the order the story names them, up to tagFillTo
-		a.fillOnceNamed(scores, counts, false)
+		a.fillOnceNamed(scores, counts, per, false)
 	}
 	if len(scores) == 0 {
 		// a post whose fields name none: what the story names at all (not
 		// its plans or lessons) is what it ran on
-		a.fillOnceNamed(scores, counts, true)
+		a.fillOnceNamed(scores, counts, per, true)
 	}
 	return scores
 }
@@ -292,7 +293,7 @@ const tagFillTo = 5
 
 // fillOnceNamed adds the tags counts holds once, first-named first, with
 // scores below every tag that recurs, until scores holds tagFillTo.
-func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]int, story bool) {
+func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]int, per []map[string]int, story bool) {
 	w := 0.9
 	for i := range a.units {
 		if len(scores) >= tagFillTo {
@@ -306,8 +307,7 @@ func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]in
 		} else if u.assigned != fSymptoms && u.assigned != fRootCause && u.assigned != fTrigger && u.assigned != fRemediation {
 			continue // background and plans name what the incident did not run through
 		}
-		found := tagCounts(u.text, u.low)
-		for _, slug := range slices.Sorted(maps.Keys(found)) {
+		for _, slug := range slices.Sorted(maps.Keys(per[i])) {
 			if _, ok := scores[slug]; ok || counts[slug] != 1 || len(scores) >= tagFillTo {
 				continue
 			}
@@ -318,7 +318,11 @@ func (a *analysis) fillOnceNamed(scores map[string]float64, counts map[string]in
 }
 
 func (a *analysis) fillTags(cs *casebook.Case) {
-	scores := a.tagScores(cs.RootCause.Description)
+	per := make([]map[string]int, len(a.units))
+	for i := range a.units {
+		per[i] = tagCounts(a.units[i].text, a.units[i].low)
+	}
+	scores := a.tagScores(cs.RootCause.Description, per)
 	if names := a.unknownTechNames(scores, cs); len(names) > 0 {
 		// vocabulary.md: a tag not in the table is not invented from free
 		// text, and a reviewer's edit with one is refused; the names are
@@ -336,13 +340,18 @@ func (a *analysis) fillTags(cs *casebook.Case) {
 	cs.Components = componentsFromTags(cs.Components, tags, tagComponentsFrom)
 	if len(tags) > 0 {
 		cs.Extraction.Confidence["tags"] = 0.6
-		cs.Extraction.Evidence["tags"] = a.firstMentions(tags, func(u *unit) map[string]int { return tagCounts(u.text, u.low) })
+		cs.Extraction.Evidence["tags"] = a.firstMentionsAt(tags, func(i int) map[string]int { return per[i] })
 	}
 }
 
 // firstMentions returns, for each label in order, the span of the first
 // sentence in which count finds it (labels never mentioned get none).
 func (a *analysis) firstMentions(labels []string, count func(u *unit) map[string]int) []casebook.Span {
+	return a.firstMentionsAt(labels, func(i int) map[string]int { return count(&a.units[i]) })
+}
+
+// firstMentionsAt is firstMentions with the counts of unit i.
+func (a *analysis) firstMentionsAt(labels []string, count func(i int) map[string]int) []casebook.Span {
 	want := map[string]bool{}
 	for _, l := range labels {
 		want[l] = true
@@ -353,7 +362,7 @@ func (a *analysis) firstMentions(labels []string, count func(u *unit) map[string
 			break
 		}
 		u := &a.units[i]
-		for l := range count(u) {
+		for l := range count(i) {
 			if want[l] {
 				delete(want, l)
 				out = append(out, casebook.Span{Start: u.start, End: u.end})
