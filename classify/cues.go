@@ -245,7 +245,7 @@ var fieldCues = map[field]cueSet{
 			"affected", "varied from", "increased", "drop in", "dropped",
 			"increasing", "climb", "rising", "delay", "minutes late", "arrive late", "arrived late", "twice as long",
 			"longer than usual", "slower than usual", "than usual",
-			"failed", "fails", "sluggish", "stale", "stopped accepting", "stopped responding", "stopped processing",
+			"failed", "fails", "sluggish", "stale", "waiting up to", "waited up to", "took up to", "seconds to load", "minutes to load", "stopped accepting", "stopped responding", "stopped processing",
 			"stopped serving", "thrown out", "kicked out", "lost their progress", "did not run", "didn't run", "a day late", "one day late", "unreachable", "inaccessible", "nobody could", "no one could", "did not appear", "didn't appear", "missing from", "disappeared", "returning 4", "returned 4", "returned 5", "429",
 			"logs said", "logs showed", "log said", "log showed", "logs were full", "was full", "were full", "is full", "% full",
 			"disk full", "filled up",
@@ -329,6 +329,7 @@ var fieldCues = map[field]cueSet{
 			"rerun", "re-ran", "redeployed", "started replacing", "asking teams", "killing", "killed",
 			"scale down", "scaling down", "scaled down", "free up", "moved", "moving", "manual intervention",
 			"opened a ticket", "ticket was opened", "contacted", "attempted to", "cancelled", "canceled", "temporarily",
+			"added more", "we have added", "we've added", "is draining", "are draining",
 			"отключил", "включил", "перенесли", "почистил", "очистил", "масштабир", "пересоздал", "откатили",
 			"turned off", "switched off", "we stopped", "i stopped",
 			"关掉", "关闭了", "切换到", "切到", "下线了",
@@ -442,7 +443,7 @@ var restartLoop = cues("kept restarting", "keeps restarting", "restarting repeat
 // подумал", "一开始以为"); confirmed one that was borne out.
 var hypothesis = cues("at first we suspected", "we initially suspected", "we first suspected", "at first we thought",
 	"we initially thought", "we first thought", "i first thought", "at first i thought", "i initially thought",
-	"our first guess", "my first guess", "i suspected", "we suspected", "my first suspicion", "our first suspicion",
+	"our first guess", "my first guess", "my first thought", "our first thought", "i suspected", "we suspected", "my first suspicion", "our first suspicion",
 	"my first idea", "our first idea", "i assumed", "we assumed", "我以为", "一开始以为", "起初以为", "本以为", "原以为", "最初以为", "一开始怀疑")
 var confirmed = cues("and it was", "which was right", "turned out", "confirmed", "indeed", "果然", "确实", "证实", "原来是")
 
@@ -576,6 +577,7 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		// nor the cause (unless it was borne out)
 		delete(out, fSymptoms)
 		delete(out, fRootCause)
+		delete(out, fTrigger) // a guess sets nothing off
 	}
 	if len(out) > 0 && apology.any(low) {
 		clear(out)

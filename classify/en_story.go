@@ -233,6 +233,7 @@ func (a *analysis) storyEN() {
 	units := a.units
 	secOf := a.sectionOf()
 	causeSeen := false
+	toldBlock := -1 // the first paragraph that told a symptom or how it was found
 	runOn := 0      // cause sentences still to follow the pivot in its block
 	nextBlock := -1 // the block a "found it" announcement hands the cause to
 	for i := range units {
@@ -246,6 +247,11 @@ func (a *analysis) storyEN() {
 		noSymptom := recoveredEN.any(u.low) && u.kind != fSymptoms || unaffected.any(u.low)
 		if u.assigned == fSymptoms && noSymptom {
 			u.assigned = fNone
+		}
+		if boilerplateEN.any(u.low) {
+			// "This incident has been resolved.", "Posted 2 days ago."
+			u.assigned = fNone
+			continue
 		}
 		if u.assigned == fDetection && alertAdded.any(u.low) && !isFieldKind(u.kind) {
 			// "We have since added an alert that fires…": a follow-up
@@ -277,15 +283,20 @@ func (a *analysis) storyEN() {
 			}
 			continue
 		}
+		if u.assigned == fDetection && toldBlock >= 0 && toldBlock != u.block && noticedOnly(u) {
+			// "After some poking around, I noticed that cluster names timed
+			// out": seen while searching, once the incident was known
+			u.assigned = fSymptoms
+		}
+		if toldBlock < 0 && (u.assigned == fSymptoms || u.assigned == fDetection) {
+			toldBlock = u.block
+		}
 		free := u.assigned == fNone && !u.advice && !isQuestion(u.text) && !isLeadIn(u.text)
 		act, step := firstPersonAct(u.low)
 		// a sentence that may explain a cause: no plan, lesson or strong fix
 		// word, and nothing we/I did ("the image had moved the cache")
-		plain := free && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 && u.scores[fLessons] == 0 && !act
+		plain := free && u.scores[fRemediation] < 2 && u.scores[fActionItems] == 0 && u.scores[fLessons] < 2 && !strongLessons.any(u.low) && !act
 		switch {
-		case boilerplateEN.any(u.low):
-			u.assigned = fNone
-			continue
 		case metaSentence(u.low):
 			// "This post explains what went wrong and what we are changing."
 			u.assigned = fNone
@@ -437,6 +448,12 @@ func bareHeadingEN(low string) (k field, ok bool) {
 		return fSkip, true
 	case "what went wrong":
 		return fNone, true
+	case "investigating":
+		return fProblem, true // a status page's updates as headings
+	case "identified":
+		return fRootCause, true
+	case "update", "resolved":
+		return fNarrative, true
 	}
 	return fNone, false
 }
@@ -776,5 +793,21 @@ var planLead = cues("making several changes", "making a number of changes", "mak
 
 // boilerplateEN are a status page's set sentences, no field ("This incident
 // has been resolved.", "We will provide an update…").
-var boilerplateEN = cues("this incident has been resolved", "we will provide an update", "we will provide updates",
+var boilerplateEN = cues("this incident has been resolved", "posted 1 ", "posted 2 ", "posted 3 ", "posted 4 ", "posted 5 ",
+	"posted a few ", "posted about ", "posted less than ", "we will provide an update", "we will provide updates",
 	"we will post an update", "next update in", "more updates to follow", "we will continue to provide updates")
+
+// noticedIt tells how the incident itself was noticed ("we first noticed it
+// when…"): detection, whenever it is told.
+var noticedIt = cues("first noticed", "noticed it", "noticed the problem", "noticed the issue", "noticed the outage",
+	"noticed something")
+
+// noticedOnly reports a sentence whose only detection cue is "noticed" and
+// that names a failure.
+func noticedOnly(u *unit) bool {
+	if u.scores[fSymptoms] < 1 || !strings.Contains(u.low, "noticed") || noticedIt.any(u.low) {
+		return false
+	}
+	sc, _ := sentenceScores(strings.ReplaceAll(u.low, "noticed", "saw"))
+	return sc[fDetection] == 0
+}

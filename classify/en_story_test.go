@@ -161,6 +161,21 @@ func TestStoryEN(t *testing.T) {
 		{"changes announced for the rest of a paragraph", "# Queue outage\n\nSends to the queue failed for an hour.\n\n" +
 			"We are making several changes as a result of this event. The scaling tool now refuses to remove more than a tenth of the fleet.\n",
 			[]routeWant{{"The scaling tool now refuses to remove more than a tenth of the fleet.", "action_items"}}},
+		{"a finding seen while searching, a guess sets nothing off", "# Broken DNS\n\n" +
+			"After the upgrade every call between services failed.\n\n" +
+			"My first thought was that the DNS pods had not come back after the upgrade.\n\n" +
+			"With a debug pod I noticed that lookups of cluster names timed out.\n",
+			[]routeWant{
+				{"My first thought was that the DNS pods had not come back after the upgrade.", ""},
+				{"With a debug pod I noticed that lookups of cluster names timed out.", "symptoms"},
+			}},
+		{"status updates as headings", "# Slow builds\n\n### Identified\n\nThe cause is a broken autoscaling policy.\n\n" +
+			"Posted 2 hours ago.\n\n### Investigating\n\nBuilds are waiting up to 40 minutes before they start.\n",
+			[]routeWant{
+				{"The cause is a broken autoscaling policy.", "root_cause"},
+				{"Posted 2 hours ago.", ""},
+				{"Builds are waiting up to 40 minutes before they start.", "symptoms"},
+			}},
 		{"a quoted message users saw", "# Login outage\n\n" +
 			"Some customers saw the message \"Please try again later\" on the login page.\n",
 			[]routeWant{{"Some customers saw the message \"Please try again later\" on the login page.", "symptoms"}}},
