@@ -29,6 +29,9 @@ type FieldModel struct {
 	Fields map[string]*FieldWeights `json:"fields"`
 	// Lambda is the L2 penalty the table was fitted with (a record).
 	Lambda float64 `json:"lambda"`
+	// Keep is, per field, the probability its best sentence must reach for
+	// the field to be drafted (keepMin for a field it does not name).
+	Keep map[string]float64 `json:"keep,omitempty"`
 }
 
 // FieldWeights is one field's logistic model.
@@ -51,7 +54,9 @@ func ModelFields() []string {
 }
 
 // Routing thresholds of the model. A field whose best sentence stays under
-// keepMin is left empty and its sentences offered as a suggestion.
+// its keep threshold (the table's Keep, chosen by the fit; keepMin for a
+// field it does not name) is left empty and its sentences offered as a
+// suggestion.
 //
 // dropMin: a sentence the hand rules routed stays there unless the model
 // gives that field under dropMin (then it goes to the model's best field if
@@ -68,6 +73,11 @@ const (
 	addMin    = 0.8
 	keepMin   = 0.3
 )
+
+// DefaultKeep is keepMin, the keep threshold of a field the table names no
+// threshold for; the fit keeps it where the held-out sources cannot tell
+// it from another.
+const DefaultKeep = keepMin
 
 //go:embed fieldmodel.json
 var fieldModelJSON []byte
@@ -295,43 +305,96 @@ func (a *analysis) applyModel(m *FieldModel, lang string) {
 	if m == nil {
 		return
 	}
-	ws := make([]*FieldWeights, len(modelFields))
-	for i, f := range modelFields {
-		ws[i] = m.Fields[fieldNames[f]]
-	}
+	ws := m.weights()
 	a.features(lang, false, func(i int, x []float64) {
 		u := &a.units[i]
 		if u.hand == fTrigger {
 			return
 		}
-		best, bp := fNone, 0.0
-		hp := 0.0
-		for j, f := range modelFields {
-			p := ws[j].prob(x)
-			if p > bp {
-				best, bp = f, p
-			}
-			if f == u.hand {
-				hp = p
-			}
-		}
-		switch {
-		case u.hand != fNone && hp >= dropMin:
-			u.prob = hp // the hand route stands
-		case u.hand == fNone && bp >= addMin || u.hand != fNone && bp >= assignMin:
-			u.assigned, u.prob = best, bp
-		default:
-			u.assigned, u.prob = fNone, 0
-		}
+		u.assigned, u.prob = modelRoute(ws, u.hand, x)
 	})
 	a.model = true
+}
+
+// weights lists the model's weights in modelFields' order.
+func (m *FieldModel) weights() []*FieldWeights {
+	ws := make([]*FieldWeights, len(modelFields))
+	for i, f := range modelFields {
+		ws[i] = m.Fields[fieldNames[f]]
+	}
+	return ws
+}
+
+// modelRoute decides one sentence from its hand route and features: the field
+// it goes to (fNone for none) and the model's probability for it.
+func modelRoute(ws []*FieldWeights, hand field, x []float64) (field, float64) {
+	best, bp := fNone, 0.0
+	hp := 0.0
+	for j, f := range modelFields {
+		p := ws[j].prob(x)
+		if p > bp {
+			best, bp = f, p
+		}
+		if f == hand {
+			hp = p
+		}
+	}
+	switch {
+	case hand != fNone && hp >= dropMin:
+		return hand, hp // the hand route stands
+	case hand == fNone && bp >= addMin || hand != fNone && bp >= assignMin:
+		return best, bp
+	}
+	return fNone, 0
+}
+
+// Route is where the model sends a sentence with hand route hand (a field
+// name, "" for none) and features x, as Classify does: the field ("" for
+// none; the trigger stays the trigger) and its probability. The fit replays
+// the routing with it.
+func (m *FieldModel) Route(hand string, x []float64) (string, float64) {
+	h := fNone
+	for f, n := range fieldNames {
+		if n == hand && hand != "" {
+			h = f
+		}
+	}
+	if h == fTrigger {
+		return hand, 0
+	}
+	f, p := modelRoute(m.weights(), h, x)
+	if f == fNone {
+		return "", p
+	}
+	return fieldNames[f], p
+}
+
+// keepFor is the threshold of field f: the table's own, else keepMin.
+func (m *FieldModel) keepFor(f field) float64 {
+	if k, ok := m.Keep[fieldNames[f]]; ok {
+		return k
+	}
+	return keepMin
+}
+
+// FieldCap is how many sentences a text field takes at most.
+func FieldCap(name string) int {
+	for f, n := range fieldNames {
+		if n == name {
+			return fieldCap[f]
+		}
+	}
+	return 0
 }
 
 // Sentence is one unit with its features, for fitting the field model.
 type Sentence struct {
 	Text string    // the sentence as it stands in doc.Text
 	Hand string    // the field the hand rules give it ("" for none)
-	X    []float64 // FeatureNames' values
+	X    []float64 // FeatureNames' values, as the fit reads them
+	// Draft are the values as Classify computes them (the hand routes
+	// with the Russian story order's), nil where they are X.
+	Draft []float64
 }
 
 // Sentences returns every sentence of doc with its features and hand
@@ -346,5 +409,15 @@ func (c *Classifier) Sentences(doc *extract.Document, language string) []Sentenc
 		u := &a.units[i]
 		out[i] = Sentence{Text: u.text, Hand: fieldNames[u.hand], X: slices.Clone(x)}
 	})
+	for i := range a.units {
+		if a.units[i].fitHand != a.units[i].hand {
+			a.features(language, false, func(i int, x []float64) {
+				if !slices.Equal(x, out[i].X) {
+					out[i].Draft = slices.Clone(x)
+				}
+			})
+			break
+		}
+	}
 	return out
 }

@@ -143,3 +143,70 @@ func TestModelDropsAndAdds(t *testing.T) {
 		t.Errorf("symptoms %q lack the sentence the model was sure of", add.Symptoms)
 	}
 }
+
+// TestFieldKeep checks the table's keep thresholds: a field is drafted when
+// its best sentence reaches its own threshold, left empty and suggested when
+// not, and a field the table names none for keeps keepMin.
+func TestFieldKeep(t *testing.T) {
+	base := testClassifier()
+	for lang, md := range suggestionPosts {
+		doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := flatModel(0.2) // over dropMin, under keepMin
+		m.Keep = map[string]float64{"root_cause": 0.15}
+		got := base.WithFields(m).Classify(doc)
+		hand := base.WithFields(nil).Classify(doc)
+		if got.RootCause.Description != hand.RootCause.Description || got.Extraction.Suggestions["root_cause"] != nil {
+			t.Errorf("[%s] cause %q (suggested %v) under its own threshold 0.15, want %q drafted", lang, got.RootCause.Description, got.Extraction.Suggestions["root_cause"], hand.RootCause.Description)
+		}
+		if len(got.Remediation) != 0 || len(got.Extraction.Suggestions["remediation"]) == 0 {
+			t.Errorf("[%s] fix %v drafted at p 0.2 with no threshold of its own (keepMin %.2f)", lang, got.Remediation, keepMin)
+		}
+		m.Keep = map[string]float64{"root_cause": 0.25, "remediation": 0.1}
+		got = base.WithFields(m).Classify(doc)
+		if got.RootCause.Description != "" || len(got.Remediation) != len(hand.Remediation) {
+			t.Errorf("[%s] thresholds 0.25 / 0.1 at p 0.2: cause %q, fix %v", lang, got.RootCause.Description, got.Remediation)
+		}
+	}
+}
+
+// TestRoute checks the exported routing the fit replays against the rules
+// Classify applies: a hand route stands from dropMin, goes to the model's
+// best field from assignMin, and an unrouted sentence joins one from addMin.
+func TestRoute(t *testing.T) {
+	x := make([]float64, len(FeatureNames()))
+	m := flatModel(0.2)
+	for _, c := range []struct {
+		hand, sure string
+		p          float64
+		want       string
+	}{
+		{"root_cause", "", 0, "root_cause"},      // 0.2 >= dropMin
+		{"", "", 0, ""},                          // nothing reaches addMin
+		{"", "lessons", 0.85, "lessons"},         // addMin
+		{"", "lessons", 0.7, ""},                 // under addMin
+		{"trigger", "lessons", 0.95, "trigger"},  // the trigger stays with the hand rules
+		{"symptoms", "lessons", 0.6, "symptoms"}, // the hand route stands at 0.2
+	} {
+		mm := flatModel(0.2)
+		if c.sure != "" {
+			mm.Fields[c.sure].Bias = math.Log(c.p / (1 - c.p))
+		}
+		if got, _ := mm.Route(c.hand, x); got != c.want {
+			t.Errorf("Route(%q) with %s at %.2f = %q, want %q", c.hand, c.sure, c.p, got, c.want)
+		}
+	}
+	low := flatModel(0.1) // under dropMin: a hand route goes where the model's best reaches assignMin
+	low.Fields["lessons"].Bias = math.Log(0.6 / 0.4)
+	if got, p := low.Route("root_cause", x); got != "lessons" || math.Abs(p-0.6) > 1e-9 {
+		t.Errorf("vetoed hand route went to %q (%.2f), want lessons", got, p)
+	}
+	if got, _ := m.Route("root_cause", x); got != "root_cause" {
+		t.Errorf("hand route at 0.2 went to %q", got)
+	}
+	if FieldCap("detection") != 3 || FieldCap("root_cause") != 12 || FieldCap("nothing") != 0 {
+		t.Errorf("caps %d %d", FieldCap("detection"), FieldCap("root_cause"))
+	}
+}

@@ -22,7 +22,7 @@ var fieldCap = map[field]int{
 // sentences for the text fields and the summary.
 func (a *analysis) fill(cs *casebook.Case, m *FieldModel, lang string) {
 	route := func(u *unit) field { return u.assigned }
-	byField := a.byField(route, nil)
+	byField := a.byField(route, nil, nil)
 	a.putText(cs, byField, false)
 	a.fillImpact(cs)
 	a.fillLabels(cs, byField)
@@ -39,17 +39,17 @@ func (a *analysis) fill(cs *casebook.Case, m *FieldModel, lang string) {
 	}
 	if m != nil {
 		a.applyModel(m, lang)
-		byField = a.byField(route, cs)
+		byField = a.byField(route, cs, m)
 		a.putText(cs, byField, true)
 	}
 	a.fillTriggerDescription(cs)
 	a.fillSummary(cs, byField)
 }
 
-// byField groups the units by the field route gives them, capped. With cs,
-// a model field whose best sentence is under keepMin is left out and its
+// byField groups the units by the field route gives them, capped. With cs
+// and m, a model field whose best sentence is under m's keep threshold is left out and its
 // sentences offered to the reviewer in cs's suggestions.
-func (a *analysis) byField(route func(*unit) field, cs *casebook.Case) map[field][]*unit {
+func (a *analysis) byField(route func(*unit) field, cs *casebook.Case, m *FieldModel) map[field][]*unit {
 	out := map[field][]*unit{}
 	for i := range a.units {
 		u := &a.units[i]
@@ -59,7 +59,7 @@ func (a *analysis) byField(route func(*unit) field, cs *casebook.Case) map[field
 	}
 	for fl, us := range out {
 		out[fl] = keepBest(us, fieldCap[fl])
-		if cs != nil && slices.Contains(modelFields, fl) && !confident(out[fl]) {
+		if cs != nil && m != nil && slices.Contains(modelFields, fl) && !confident(out[fl], m.keepFor(fl)) {
 			if cs.Extraction.Suggestions == nil {
 				cs.Extraction.Suggestions = map[string][]string{}
 			}
@@ -112,10 +112,10 @@ func (a *analysis) putText(cs *casebook.Case, byField map[field][]*unit, byModel
 }
 
 // confident reports a field the model drafts: its best sentence reaches
-// keepMin.
-func confident(us []*unit) bool {
+// keep.
+func confident(us []*unit, keep float64) bool {
 	for _, u := range us {
-		if u.prob >= keepMin {
+		if u.prob >= keep {
 			return true
 		}
 	}

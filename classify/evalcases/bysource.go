@@ -197,13 +197,15 @@ func (r *SourceReport) Print(w io.Writer, perDoc bool) {
 }
 
 // DefaultFit fits what the shipped classifier fits on the gold set: the
-// field model (FitFieldModel with FitLambda), on top of the hand rules.
+// field model (FitFieldModel with FitLambda: weights and keep thresholds),
+// on top of the hand rules. The fits are cached by training set, so the
+// folds inside and outside share them.
 func DefaultFit(train []Example) (*classify.Classifier, error) {
 	fitOnce.Do(func() {
 		fitBase = classify.New(classify.Config{HandRules: true})
 		fitCache = newFeatureCache(fitBase)
 	})
-	m, err := fitCache.fit(train, FitLambda)
+	m, err := fitCache.fitKeep(train, FitLambda)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 
@@ -68,24 +69,38 @@ func contains(goldToks []string, goldJoined string, sent []string) bool {
 type sample struct {
 	x      []float64
 	labels []int8
+	hand   string    // the hand route at drafting ("" for none)
+	draft  []float64 // the features at drafting (x when nil)
+	toks   []string  // the sentence's tokens
+}
+
+// docSamples is one gold document's sentences and, per model field, the
+// gold tokens (nil where the gold does not annotate the field: ann false).
+type docSamples struct {
+	ss   []sample
+	gold [][]string
+	ann  []bool
 }
 
 // featureCache holds each example's samples: features depend only on the
 // hand rules, so every fold reuses them.
 type featureCache struct {
-	mu sync.Mutex
-	cl *classify.Classifier
-	m  map[string][]sample
+	mu   sync.Mutex
+	cl   *classify.Classifier
+	m    map[string]*docSamples
+	fits map[string]*classify.FieldModel // by training set
 }
 
-func (fc *featureCache) samples(ex *Example) []sample {
+func (fc *featureCache) samples(ex *Example) []sample { return fc.doc(ex).ss }
+
+func (fc *featureCache) doc(ex *Example) *docSamples {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	key := ex.Source + "/" + ex.File
-	if s, ok := fc.m[key]; ok {
-		return s
+	if d, ok := fc.m[key]; ok {
+		return d
 	}
-	var out []sample
+	d := &docSamples{}
 	if ex.Doc != nil && ex.Expect.Language != "" {
 		names := classify.ModelFields()
 		type gt struct {
@@ -94,14 +109,17 @@ func (fc *featureCache) samples(ex *Example) []sample {
 			ok     bool
 		}
 		golds := make([]gt, len(names))
+		d.gold = make([][]string, len(names))
+		d.ann = make([]bool, len(names))
 		for i, n := range names {
 			text, ok := goldText(&ex.Expect, ex.Present, n)
 			toks := Tokens(text)
 			golds[i] = gt{toks, " " + strings.Join(toks, " ") + " ", ok}
+			d.gold[i], d.ann[i] = toks, ok
 		}
 		for _, s := range fc.cl.Sentences(ex.Doc, ex.Expect.Language) {
 			toks := Tokens(s.Text)
-			sm := sample{x: s.X, labels: make([]int8, len(names))}
+			sm := sample{x: s.X, labels: make([]int8, len(names)), hand: s.Hand, draft: s.Draft, toks: toks}
 			for i, g := range golds {
 				switch {
 				case !g.ok:
@@ -110,24 +128,63 @@ func (fc *featureCache) samples(ex *Example) []sample {
 					sm.labels[i] = 1
 				}
 			}
-			out = append(out, sm)
+			d.ss = append(d.ss, sm)
 		}
 	}
-	fc.m[key] = out
-	return out
+	fc.m[key] = d
+	return d
 }
 
-// FitFieldModel fits the field model on train. cl computes the features
-// (its own model is not used: features come from the hand rules).
+// FitFieldModel fits the field model on train: the weights on every
+// document, each field's keep threshold by leave-one-source-out among
+// train's sources (innerKeep). cl computes the features (its own model is
+// not used: features come from the hand rules).
 func FitFieldModel(cl *classify.Classifier, train []Example, lambda float64) (*classify.FieldModel, error) {
-	return newFeatureCache(cl).fit(train, lambda)
+	return newFeatureCache(cl).fitKeep(train, lambda)
+}
+
+// fitKeep fits the weights and the keep thresholds.
+func (fc *featureCache) fitKeep(train []Example, lambda float64) (*classify.FieldModel, error) {
+	m, err := fc.fit(train, lambda)
+	if err != nil {
+		return nil, err
+	}
+	if m.Keep, err = fc.innerKeep(train, lambda); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 func newFeatureCache(cl *classify.Classifier) *featureCache {
-	return &featureCache{cl: cl, m: map[string][]sample{}}
+	return &featureCache{cl: cl, m: map[string]*docSamples{}, fits: map[string]*classify.FieldModel{}}
 }
 
+// fit fits the weights on train, once per training set and lambda: the
+// folds of leave-one-source-out inside and outside the fit share many.
 func (fc *featureCache) fit(train []Example, lambda float64) (*classify.FieldModel, error) {
+	keys := make([]string, len(train))
+	for i, ex := range train {
+		keys[i] = ex.Source + "/" + ex.File
+	}
+	sort.Strings(keys)
+	key := fmt.Sprint(lambda, keys)
+	fc.mu.Lock()
+	m, ok := fc.fits[key]
+	fc.mu.Unlock()
+	if !ok {
+		var err error
+		if m, err = fc.fitWeights(train, lambda); err != nil {
+			return nil, err
+		}
+		fc.mu.Lock()
+		fc.fits[key] = m
+		fc.mu.Unlock()
+	}
+	c := *m
+	return &c, nil
+}
+
+func (fc *featureCache) fitWeights(train []Example, lambda float64) (*classify.FieldModel, error) {
 	var all []sample
 	for i := range train {
 		all = append(all, fc.samples(&train[i])...)

@@ -142,6 +142,11 @@ func TestFieldModelFresh(t *testing.T) {
 			}
 		}
 	}
+	for _, f := range classify.ModelFields() {
+		if m.Keep[f] != old.Keep[f] {
+			t.Errorf("classify/fieldmodel.json keeps %s from %.2f, a refit from %.2f: run go run ./classify/internal/fitfields", f, old.Keep[f], m.Keep[f])
+		}
+	}
 	if worst > freshTolerance {
 		t.Errorf("classify/fieldmodel.json is stale (%s moved by %.3f): run go run ./classify/internal/fitfields", where, worst)
 	} else {

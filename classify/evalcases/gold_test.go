@@ -63,7 +63,8 @@ func TestGoldSet(t *testing.T) {
 	// (in-sample 0.614/0.423/0.567); status-page entries and plans among
 	// the lessons 0.622/0.420/0.550 (in-sample 0.622/0.423/0.567); session 7's
 	// English story rules 0.625/0.420/0.553 (in-sample 0.625/0.424/0.569); Russian story order (ru_story.go): ru
-	// 0.420 -> 0.473. The floors leave room for
+	// 0.420 -> 0.473; each field's keep threshold chosen by leave-one-source-out
+	// inside the fit: zh 0.553 -> 0.573 (in-sample 0.570 -> 0.590). The floors leave room for
 	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
 		what  string
@@ -87,7 +88,7 @@ func TestGoldSet(t *testing.T) {
 		{"detection", func(l string) float64 { v, _ := rep.Get("detection.method", l); return v }, map[string]float64{"en": 0.72, "ru": 0.55, "zh": 0.84}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.61, "ru": 0.45, "zh": 0.53}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.61, "ru": 0.45, "zh": 0.55}},
 		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.95}},
 	}
 	for _, f := range floors {
