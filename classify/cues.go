@@ -305,6 +305,7 @@ var fieldCues = map[field]cueSet{
 			"got a warning", "warning from", "notices", "noticing", "opened an issue", "opened issues",
 			"filed an issue", "filed a bug", "bug report", "monitoring showed", "monitoring picked up", "monitoring caught",
 			"tweeted", "pager", "told us on", "told us in", "you told us", "contacted support", "contacted us", "let us know", "emailed us", "wrote to us", "asked in the",
+			"with a page", "got a page", "a page from", "wrote to support", "wrote in to", "emailed support", "reached out to support",
 			"алерт", "алёрт", "оповещен", "заметил", "пожаловал", "сообщил", "прилетает", "прилетел",
 			"告警", "报警", "收到通知", "收到反馈", "用户反馈", "用户反映", "投诉")),
 		weighted(2, cues("informed", "complain", "escalated", "сообщили", "пожаловались", "反映", "报障")),

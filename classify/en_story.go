@@ -375,6 +375,7 @@ func (a *analysis) storyEN() {
 		}
 	}
 	a.causeBeforeFix()
+	a.closingLessons()
 }
 
 // metaSentence reports a sentence about the post itself ("This post
@@ -810,4 +811,58 @@ func noticedOnly(u *unit) bool {
 	}
 	sc, _ := sentenceScores(strings.ReplaceAll(u.low, "noticed", "saw"))
 	return sc[fDetection] == 0
+}
+
+// presentGeneral are the verbs of a general statement told in the present
+// ("Logging can take a service down", "Retries are not free").
+var presentGeneral = cues("is", "are", "can", "can't", "cannot", "isn't", "aren't", "does", "doesn't", "don't", "do",
+	"may", "might", "tends", "matters", "pays")
+
+// generalStatement reports a sentence told in the present about things in
+// general: no past, no plan, no first person, not a question.
+func generalStatement(u *unit) bool {
+	return anyWord(presentGeneral, u.low) && !anyWord(pastMarks, u.low) && !anyWord(personMarks, u.low) &&
+		!anyWord(futureMarks, u.low) && !isQuestion(u.text) && !isLeadIn(u.text) && !u.advice
+}
+
+// closingLessons reads the conclusions of an English story: a general
+// statement in the present right after a lesson in its paragraph says the
+// lesson on ("What I took away is that… Logging can take a service down
+// too."), and so does a closing paragraph of general statements once the
+// story has told its cause and a fix ("Long-running queries on a replica are
+// not harmless: they can stop replication for everyone.").
+func (a *analysis) closingLessons() {
+	units := a.units
+	cause, fix := false, false
+	for i := range units {
+		u := &units[i]
+		if i > 0 && storyKind(u.kind) && u.assigned == fNone && units[i-1].block == u.block &&
+			units[i-1].assigned == fLessons && storyKind(units[i-1].kind) && u.scores[fRootCause] < 1 &&
+			u.bkind == extract.Paragraph && generalStatement(u) {
+			u.assigned = fLessons
+		}
+		switch u.assigned {
+		case fRootCause:
+			cause = true
+		case fRemediation:
+			fix = true
+		}
+	}
+	if !cause || !fix || len(units) == 0 {
+		return
+	}
+	last := units[len(units)-1].block
+	first := len(units)
+	for first > 0 && units[first-1].block == last {
+		first--
+	}
+	for j := first; j < len(units); j++ {
+		u := &units[j]
+		if !storyKind(u.kind) || u.assigned != fNone || u.bkind != extract.Paragraph || !generalStatement(u) {
+			return
+		}
+	}
+	for j := first; j < len(units); j++ {
+		units[j].assigned = fLessons
+	}
 }

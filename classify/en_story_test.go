@@ -354,3 +354,62 @@ func TestStoryHelpersEN(t *testing.T) {
 		}
 	}
 }
+
+// A review template's "what went poorly" and "what we're doing to prevent
+// this" headings, and how a page or a customer's email tells detection.
+func TestReviewHeadingsEN(t *testing.T) {
+	heads := map[string]field{
+		"What went poorly": fLessons, "What didn't go well": fLessons, "What could have gone better": fLessons,
+		"What went badly": fLessons, "What we're doing to prevent this": fActionItems,
+		"How we will prevent this in the future": fActionItems, "Where we got lucky": fLessons,
+	}
+	for h, want := range heads {
+		if got, _ := headingKind(h); got != want {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+		}
+	}
+	for _, s := range []string{
+		"my laptop woke me at 2am with a page: the queue was backing up.",
+		"i got a page from the uptime checker at 02:10.",
+		"two customers wrote to support that their invoices were missing.",
+		"a user emailed support about the blank dashboard.",
+	} {
+		if sc, _ := sentenceScores(s); sc[fDetection] < 2 {
+			t.Errorf("sentenceScores(%q)[detection] = %v, want >= 2", s, sc[fDetection])
+		}
+	}
+}
+
+// The conclusions of an English story: a general statement in the present
+// after a lesson says it on; a closing paragraph of general statements, once
+// a cause and a fix were told, is a lesson; a closing sentence in the past or
+// in the first person is none.
+func TestClosingLessonsEN(t *testing.T) {
+	story := "# The stuck importer\n\n" +
+		"Our importer stopped picking up new files on Friday.\n\n" +
+		"It turned out that the lock file from a crashed run was never removed.\n\n" +
+		"We deleted the lock file and the importer caught up within an hour.\n\n"
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"a lesson runs on in the present", story +
+			"The lesson for me is that a crashed run leaves state behind. Lock files are state too, and they need an owner.\n",
+			[]routeWant{{"Lock files are state too, and they need an owner.", "lessons"}}},
+		{"a closing generalisation", story + "Stale locks are easy to miss: they look like a quiet day.\n",
+			[]routeWant{{"Stale locks are easy to miss: they look like a quiet day.", "lessons"}}},
+		{"a closing sentence in the past is none", story + "The rest of the weekend was quiet.\n",
+			[]routeWant{{"The rest of the weekend was quiet.", ""}}},
+		{"a closing sentence in the first person is none", story + "We are glad it is over.\n",
+			[]routeWant{{"We are glad it is over.", ""}}},
+		{"no fix told, no closing lesson", "# The stuck importer\n\n" +
+			"Our importer stopped picking up new files on Friday.\n\n" +
+			"It turned out that the lock file from a crashed run was never removed.\n\n" +
+			"Stale locks are easy to miss.\n",
+			[]routeWant{{"Stale locks are easy to miss.", ""}}},
+	}
+	for _, c := range cases {
+		checkHandRoutes(t, c.name, c.md, c.want)
+	}
+}

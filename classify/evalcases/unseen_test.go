@@ -45,9 +45,9 @@ type unseenFloor struct {
 
 // Raise these as the classifier improves; never lower one to land a change.
 // (Session 7, the Russian story order, ru_story.go: ru text F1 0.45 -> 0.50,
-// tags 0.59 -> 0.62.)
+// tags 0.59 -> 0.62; the English closing lessons and review headings: en text F1 0.54 -> 0.55.)
 var unseenFloors = []unseenFloor{
-	{"text F1", "en", 0.54, false}, {"text F1", "ru", 0.50, false}, {"text F1", "zh", 0.52, false},
+	{"text F1", "en", 0.55, false}, {"text F1", "ru", 0.50, false}, {"text F1", "zh", 0.52, false},
 	{"empty kept", "en", 1.00, true}, {"empty kept", "ru", 1.00, true}, {"empty kept", "zh", 0.90, true},
 	{"root cause", "en", 0.68, true}, {"root cause", "ru", 0.91, true}, {"root cause", "zh", 0.64, true},
 	{"organization", "en", 0.47, true}, {"organization", "ru", 1.00, true}, {"organization", "zh", 0.91, true},
