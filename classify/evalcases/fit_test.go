@@ -109,15 +109,27 @@ func TestFieldModelFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := FitFieldModel(classify.New(classify.Config{HandRules: true}), exs, FitLambda)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := MarshalFieldModel(m)
+	cl := classify.New(classify.Config{HandRules: true})
 	want, err := os.ReadFile(filepath.Join("..", "fieldmodel.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	var m *classify.FieldModel
+	if raceEnabled {
+		// the keep thresholds' inner folds take a minute and a half under
+		// -race: the weights are checked here, the thresholds without -race
+		var old classify.FieldModel
+		if err := json.Unmarshal(want, &old); err != nil {
+			t.Fatal(err)
+		}
+		if m, err = newFeatureCache(cl).fit(exs, FitLambda); err != nil {
+			t.Fatal(err)
+		}
+		m.Keep = old.Keep
+	} else if m, err = FitFieldModel(cl, exs, FitLambda); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := MarshalFieldModel(m)
 	if bytes.Equal(got, want) {
 		return
 	}
