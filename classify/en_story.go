@@ -230,6 +230,7 @@ func (a *analysis) storyEN() {
 	a.timelineTables()
 	a.problemSections()
 	a.dualHeadings()
+	a.becauseSymptoms()
 	units := a.units
 	secOf := a.sectionOf()
 	causeSeen := false
@@ -376,6 +377,7 @@ func (a *analysis) storyEN() {
 	}
 	a.causeBeforeFix()
 	a.closingLessons()
+	a.storyPlans()
 }
 
 // metaSentence reports a sentence about the post itself ("This post
@@ -864,5 +866,84 @@ func (a *analysis) closingLessons() {
 	}
 	for j := first; j < len(units); j++ {
 		units[j].assigned = fLessons
+	}
+}
+
+// progressivePlan matches "we are (also, now) <verb>ing …" opening a
+// sentence (after a leading clause): once the fix was told, what the
+// writers are doing now is a follow-up ("We are moving router configuration
+// to a pipeline that checks…").
+var progressivePlan = regexp.MustCompile(`^(?:[a-z ,']+, )?(?:we are|we're)\s+(?:also\s+|now\s+)?([a-z]+ing)\b`)
+
+// progressiveNow are the verbs of a status update or of a step still under
+// way ("we are monitoring", "we are rolling back"), not a follow-up.
+var progressiveNow = map[string]bool{
+	"investigating": true, "monitoring": true, "seeing": true, "continuing": true, "looking": true,
+	"experiencing": true, "rolling": true, "restarting": true, "reverting": true, "applying": true,
+	"restoring": true, "recovering": true, "deploying": true, "processing": true, "running": true,
+	"waiting": true, "observing": true, "checking": true, "testing": true, "contacting": true,
+	"reaching": true, "communicating": true, "sending": true, "trying": true, "doing": true,
+	"going": true, "getting": true, "having": true, "seeking": true, "telling": true, "writing": true,
+	"sharing": true, "publishing": true, "following": true, "scaling": true, "failing": true,
+	"draining": true, "rebuilding": true, "replaying": true, "reprocessing": true, "sorry": true,
+}
+
+// storyPlans reads, in an English story's sections that no field heading
+// names, a sentence in the progressive after a fix was told as a plan.
+func (a *analysis) storyPlans() {
+	fixed := false
+	for i := range a.units {
+		u := &a.units[i]
+		if fixed && storyKind(u.kind) && u.bkind == extract.Paragraph && (u.assigned == fNone || u.assigned == fRemediation) &&
+			!u.advice && !isQuestion(u.text) {
+			if m := progressivePlan.FindStringSubmatch(u.low); m != nil && !progressiveNow[m[1]] {
+				u.assigned = fActionItems
+				continue
+			}
+		}
+		if u.assigned == fRemediation {
+			fixed = true
+		}
+	}
+}
+
+// failedState tells something that did not work ("did not see the change",
+// "could not log in", "failed to load").
+var failedState = regexp.MustCompile(`\b(?:did not|didn't|could not|couldn't|were not able|was not able|weren't able|failed to|stopped|cannot|can't|were unable|was unable)\b`)
+
+// userNouns are who meets a failure in a report.
+var userNouns = cues("users", "customers", "players", "people", "clients", "visitors", "subscribers", "merchants",
+	"some of you", "many of you", "everyone")
+
+// becauseSymptoms reads, before an English story states its cause, a
+// failure told with its reason ("Customers did not see their changes,
+// because those pages read from the replica"): what was seen, the "because"
+// only its cue for the cause.
+func (a *analysis) becauseSymptoms() {
+	for i := range a.units {
+		u := &a.units[i]
+		if !storyKind(u.kind) {
+			if u.kind == fRootCause || u.kind == fRemediation {
+				return
+			}
+			continue
+		}
+		if u.assigned == fRootCause && causePivot.any(u.low) {
+			return
+		}
+		if u.assigned != fRootCause || u.kind != fNarrative || u.bkind != extract.Paragraph {
+			continue
+		}
+		main, _, ok := strings.Cut(u.low, " because ")
+		if !ok || strings.Contains(main, "because") {
+			continue
+		}
+		sc, _ := sentenceScores(main)
+		if sc[fRootCause] >= 2 {
+			continue
+		}
+		if sc[fSymptoms] >= 1 && leads(sc, fSymptoms) || failedState.MatchString(main) && userNouns.any(main) {
+			u.assigned = fSymptoms
+		}
 	}
 }

@@ -413,3 +413,54 @@ func TestClosingLessonsEN(t *testing.T) {
 		checkHandRoutes(t, c.name, c.md, c.want)
 	}
 }
+
+// After a fix is told, "we are <verb>ing …" is a follow-up, unless the verb
+// tells a status update or a step under way; before the cause is stated, a
+// failure users met, told with its reason, is a symptom.
+func TestStoryPlansAndBecauseEN(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"a progressive plan after the fix", "# Mail delays\n\n" +
+			"Outgoing mail was delayed by up to an hour on Monday.\n\n" +
+			"It turned out that the relay's disk was full of bounce logs.\n\n" +
+			"We deleted the old logs and the queue drained by noon.\n\n" +
+			"We are moving the bounce logs to object storage. We are also adding a disk alert on every relay.\n",
+			[]routeWant{
+				{"We are moving the bounce logs to object storage.", "action_items"},
+				{"We are also adding a disk alert on every relay.", "action_items"},
+			}},
+		{"a status update in the progressive is no plan", "# Mail delays\n\n" +
+			"Outgoing mail was delayed by up to an hour on Monday.\n\n" +
+			"It turned out that the relay's disk was full of bounce logs.\n\n" +
+			"We deleted the old logs and the queue drained by noon.\n\n" +
+			"We are monitoring the relays closely.\n",
+			[]routeWant{{"We are monitoring the relays closely.", ""}}},
+		{"before any fix the progressive is no plan", "# Mail delays\n\n" +
+			"We are moving to a new mail relay this month. Outgoing mail was delayed by up to an hour on Monday.\n",
+			[]routeWant{{"We are moving to a new mail relay this month.", ""}}},
+		{"a failure told with its reason before the cause", "# Stale prices\n\n" +
+			"Shoppers could not see the new prices on Monday morning, because the product pages were served from a cache.\n\n" +
+			"It turned out that the cache purge job had been disabled during a migration.\n",
+			[]routeWant{
+				{"Shoppers could not see the new prices on Monday morning, because the product pages were served from a cache.", "symptoms"},
+			}},
+		{"users who could not, because", "# Stale prices\n\n" +
+			"Customers could not see the new prices on Monday morning, because the product pages were served from a cache.\n\n" +
+			"It turned out that the cache purge job had been disabled during a migration.\n",
+			[]routeWant{
+				{"Customers could not see the new prices on Monday morning, because the product pages were served from a cache.", "symptoms"},
+			}},
+		{"after the cause, because explains it", "# Stale prices\n\n" +
+			"It turned out that the cache purge job had been disabled during a migration. " +
+			"Customers could not see the new prices, because the product pages were served from that cache.\n",
+			[]routeWant{
+				{"Customers could not see the new prices, because the product pages were served from that cache.", "root_cause"},
+			}},
+	}
+	for _, c := range cases {
+		checkHandRoutes(t, c.name, c.md, c.want)
+	}
+}
