@@ -378,6 +378,7 @@ func (a *analysis) storyEN() {
 	a.causeBeforeFix()
 	a.closingLessons()
 	a.storyPlans()
+	a.storyShould()
 }
 
 // metaSentence reports a sentence about the post itself ("This post
@@ -944,6 +945,32 @@ func (a *analysis) becauseSymptoms() {
 		}
 		if sc[fSymptoms] >= 1 && leads(sc, fSymptoms) || failedState.MatchString(main) && userNouns.any(main) {
 			u.assigned = fSymptoms
+		}
+	}
+}
+
+// shouldLesson matches a conclusion the writers draw about themselves ("In
+// the future we should deploy hotfixes from the release branch", "We should
+// have tested the upgrade on a copy", "The outage could have been avoided
+// by …"): a lesson, whatever failure or fix words it names.
+var shouldLesson = regexp.MustCompile(`^(?:[a-z ,']+, )?(?:in the future,? |next time,? |in hindsight,? )?(?:we|i) (?:also |really )?(?:should|ought to|could have|would have)\b|\b(?:could|would) have been (?:avoided|prevented|caught)\b`)
+
+// storyShould routes, in an English story's untitled sections, the
+// writers' "we should…" conclusions to lessons.
+func (a *analysis) storyShould() {
+	for i := range a.units {
+		u := &a.units[i]
+		if !storyKind(u.kind) || u.bkind != extract.Paragraph || isQuestion(u.text) || u.assigned == fLessons ||
+			u.assigned == fActionItems {
+			continue
+		}
+		if shouldLesson.MatchString(u.low) {
+			if !u.story {
+				// the field model is fitted without this route, as without
+				// the Russian story order's (unit.fitHand)
+				u.story, u.preStory = true, u.assigned
+			}
+			u.assigned = fLessons
 		}
 	}
 }

@@ -464,3 +464,26 @@ func TestStoryPlansAndBecauseEN(t *testing.T) {
 		checkHandRoutes(t, c.name, c.md, c.want)
 	}
 }
+
+// The writers' "we should…" conclusions in an English story are lessons,
+// whatever fix or failure words they name; a question or a plan is not.
+func TestStoryShouldEN(t *testing.T) {
+	md := "# The slow hotfix\n\n" +
+		"Our upload page returned errors for two hours on Friday.\n\n" +
+		"It turned out that the upload size limit had been set to one megabyte by a typo.\n\n" +
+		"We fixed the limit and redeployed. In the future we should deploy hotfixes from the release branch. " +
+		"We should have caught the typo in review. The outage could have been avoided by a test for the limit. " +
+		"Should we keep the old limit as a fallback? We will add a test for the limit.\n"
+	checkHandRoutes(t, "we should", md, []routeWant{
+		{"In the future we should deploy hotfixes from the release branch.", "lessons"},
+		{"We should have caught the typo in review.", "lessons"},
+		{"The outage could have been avoided by a test for the limit.", "lessons"},
+		{"Should we keep the old limit as a fallback?", ""},
+		{"We will add a test for the limit.", "action_items"},
+	})
+	for _, s := range []string{"we fixed the limit.", "the limit should be one megabyte, the docs said.", "customers should see the page now."} {
+		if shouldLesson.MatchString(s) {
+			t.Errorf("shouldLesson(%q) = true", s)
+		}
+	}
+}
