@@ -369,6 +369,57 @@ var eventOrgRes = []*regexp.Regexp{
 	regexp.MustCompile(`(?:^|[\s(])` + orgCapName + `['’]s (?:API|APIs|services|service|systems|network|website|web app|app|dashboard|servers|databases?|backend|data ?cent(?:er|re)s|status page|production|control plane|storage|edge|CDN)\b`),
 }
 
+// eventOrgNeeds are the fixed words each pattern of eventOrgRes needs in
+// the line it matches (one of each group): the patterns open with a
+// capitalised name that may stand anywhere, so the scan is costly, and
+// a line without them is passed over.
+var eventOrgNeeds = [][][]string{
+	{{" customers ", " users "}},
+	{{" experienced ", " suffered ", " had ", " saw "}, {"outage", "incident", "disruption", "degradation", "downtime", "interruption"}},
+	{{" engineers ", " SREs ", " support "}},
+	{{" apologi"}},
+	{{"'s ", "’s "}},
+}
+
+// eventMatches is re.FindAllStringSubmatchIndex(text, n), offsets into
+// text, run only on the lines that hold one word of every group of needs
+// (no pattern's match crosses a line: names and words are joined by
+// spaces, and a line start is a clause start for every pattern).
+func eventMatches(re *regexp.Regexp, needs [][]string, text string, n int) [][]int {
+	var out [][]int
+	for start := 0; start < len(text) && len(out) < n; {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		line := text[start:end]
+		if hasAll(line, needs) {
+			for _, loc := range re.FindAllStringSubmatchIndex(line, n-len(out)) {
+				for j := range loc {
+					if loc[j] >= 0 {
+						loc[j] += start
+					}
+				}
+				out = append(out, loc)
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// hasAll reports whether s holds one word of every group.
+func hasAll(s string, groups [][]string) bool {
+	for _, g := range groups {
+		if !slices.ContainsFunc(g, func(w string) bool { return strings.Contains(s, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // eventThirdParty marks a sentence's rest that tells the outage reached
 // the writer: the named party is not the incident's owner.
 var eventThirdParty = regexp.MustCompile(`\b(?:us|our|we|we're|we've|my|me|I)\b|\b(?:upstream|provider|vendor|third[- ]party)\b`)
@@ -376,8 +427,8 @@ var eventThirdParty = regexp.MustCompile(`\b(?:us|our|we|we're|we've|my|me|I)\b|
 // eventOrganization returns a name the text tells an outage of, or its
 // customers' experience of one, at least twice named, or "".
 func eventOrganization(text string) string {
-	for _, re := range eventOrgRes {
-		for _, loc := range re.FindAllStringSubmatchIndex(text, 8) {
+	for i, re := range eventOrgRes {
+		for _, loc := range eventMatches(re, eventOrgNeeds[i], text, 8) {
 			name := strings.TrimRight(text[loc[2]:loc[3]], ".-")
 			first := strings.Fields(name)[0]
 			if teamWords[first] || !orgName(name) || strings.Count(text, name) < 2 {

@@ -141,3 +141,31 @@ func TestStatusHostAndSignOff(t *testing.T) {
 		}
 	}
 }
+
+// TestEventMatchesIsTheWholeTextScan checks that running the event patterns
+// line by line, on the lines that hold their words, finds what one scan of
+// the whole text finds.
+func TestEventMatchesIsTheWholeTextScan(t *testing.T) {
+	texts := []string{
+		"Acme customers experienced elevated errors. Later, Acme customers were unable to log in.\nAcme experienced a partial outage.",
+		"Summary\nAcme experienced a major outage on Tuesday; Acme engineers identified the cause.\n\nAcme sincerely apologizes.",
+		"First line.\nThe Acme's API returned errors and Acme’s control plane stalled.\nBeta users saw nothing, Beta users reported it.",
+		"no names here at all\n\n",
+		"Acme had an incident.Acme had an outage",
+	}
+	for _, text := range texts {
+		for i, re := range eventOrgRes {
+			want := re.FindAllStringSubmatchIndex(text, 8)
+			got := eventMatches(re, eventOrgNeeds[i], text, 8)
+			if len(got) != len(want) {
+				t.Errorf("pattern %d on %q: %v, want %v", i, text, got, want)
+				continue
+			}
+			for k := range want {
+				if text[got[k][2]:got[k][3]] != text[want[k][2]:want[k][3]] || got[k][1] != want[k][1] {
+					t.Errorf("pattern %d on %q: match %d %v, want %v", i, text, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
