@@ -387,6 +387,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		}
 	}
 	trig := strings.ToLower(cs.Trigger.Description)
+	nothingSetOff := false // latent only because no trigger was found
 	if trig != "" {
 		if kind, s := bestTrigger([]triggerText{{trig, 3, false}}); kind != "" {
 			cs.Trigger.Kind = kind
@@ -409,6 +410,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		} else if len(byField[fSymptoms]) > 0 {
 			cs.Trigger.Kind = "latent"
 			conf["trigger.kind"] = 0.2
+			nothingSetOff = true
 		}
 	} else {
 		// no trigger told apart from the cause: one the title names, or one
@@ -428,6 +430,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		} else {
 			cs.Trigger.Kind = "latent"
 			conf["trigger.kind"] = 0.3
+			nothingSetOff = true
 		}
 	}
 	// a trigger of one kind of cause corroborates it: a tie-breaker, since
@@ -449,6 +452,13 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{a.low, 0}}, nil); cat != "" {
 			cs.RootCause.Category = cat
 		}
+	}
+	if nothingSetOff && cs.RootCause.Category == "security" && conf["root_cause.category"] > 0.3 {
+		// an attack is someone's act, not a flaw that grew or was always
+		// there (vocabulary.md: latent), and the vocabulary has no kind for
+		// an attacker: with no trigger told, the kind is unknown
+		cs.Trigger.Kind = "unknown"
+		conf["trigger.kind"] = 0.2
 	}
 	det := strings.ToLower(cs.Detection.Description)
 	if det == "" {

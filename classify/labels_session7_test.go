@@ -403,3 +403,75 @@ func TestRootCauseProbeWordsSession7(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackHasNoLatentTrigger: a security cause with no trigger told is an
+// attacker's act, not a flaw that grew or was always there, and the
+// vocabulary has no kind for an attacker: the trigger kind is unknown, not
+// latent (made-up ransomware posts per language; a leak stays latent).
+func TestAttackHasNoLatentTrigger(t *testing.T) {
+	for _, tc := range []struct{ name, md, cat, kind string }{
+		{"en-ransomware", `# Postmortem: file shares encrypted on 12 March
+
+## Summary
+
+On 12 March our file servers went read-only and every shared document was encrypted. Staff could not open any spreadsheet for two days.
+
+## Root cause
+
+Attackers used a leaked VPN password of a former contractor and ran ransomware on the file servers. The account had no second factor.
+
+## Resolution
+
+We restored the shares from offline backups and disabled the contractor's accounts.
+`, "security", "unknown"},
+		{"ru-ransomware", `# Разбор: шифровальщик на файловом сервере
+
+## Что случилось
+
+12 марта файловый сервер перестал открываться, все документы в общих папках оказались зашифрованы. Два дня сотрудники не могли работать с таблицами.
+
+## Причина
+
+Злоумышленники подобрали пароль к RDP на сервере бухгалтерии и запустили шифровальщик. Двухфакторной аутентификации на сервере не было.
+
+## Решение
+
+Мы восстановили данные из резервных копий и закрыли RDP снаружи.
+`, "security", "unknown"},
+		{"zh-ransomware", `# 事件复盘：文件服务器被勒索病毒加密
+
+## 现象
+
+3 月 12 日文件服务器上的共享文档全部被加密，员工两天无法打开表格。
+
+## 原因
+
+攻击者利用泄露的 VPN 密码登录内网，在文件服务器上运行了勒索病毒。该账号没有开启双因素认证。
+
+## 处理
+
+我们从离线备份恢复了数据，并禁用了相关账号。
+`, "security", "unknown"},
+		{"en-leak-latent", `# Postmortem: API memory growth on 3 May
+
+## Summary
+
+On 3 May the API pods were killed every few hours and requests failed with 502 errors.
+
+## Root cause
+
+A memory leak in our JSON encoder kept every response buffer alive, so memory grew until the pods ran out of memory.
+
+## Resolution
+
+We fixed the encoder and released a patch.
+`, "software-defect", "latent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := classifyMarkdown(t, tc.md)
+			if c.RootCause.Category != tc.cat || c.Trigger.Kind != tc.kind {
+				t.Errorf("cause %q trigger %q, want %q %q", c.RootCause.Category, c.Trigger.Kind, tc.cat, tc.kind)
+			}
+		})
+	}
+}

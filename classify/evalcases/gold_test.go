@@ -82,7 +82,8 @@ func TestGoldSet(t *testing.T) {
 		{"organization", func(l string) float64 { v, _ := rep.Get("organization", l); return v }, map[string]float64{"en": 0.77, "ru": 0.88, "zh": 0.92}},
 		// tags measured at 0.72/0.72/0.77 in session 7 (team tools, pods, fill to five)
 		{"tags", func(l string) float64 { v, _ := rep.Get("tags", l); return v }, map[string]float64{"en": 0.69, "ru": 0.69, "zh": 0.73}},
-		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.77, "ru": 0.77, "zh": 0.77}},
+		// trigger kind ru 0.89 in session 7 (an attack with no trigger told is unknown, not latent)
+		{"trigger kind", func(l string) float64 { v, _ := rep.Get("trigger.kind", l); return v }, map[string]float64{"en": 0.77, "ru": 0.78, "zh": 0.77}},
 		// detection method measured at 0.78/0.67/0.92 (session 7: a team's
 		// report that tells no detection is unknown; 0.56 en before), less one document
 		{"detection", func(l string) float64 { v, _ := rep.Get("detection.method", l); return v }, map[string]float64{"en": 0.72, "ru": 0.55, "zh": 0.84}},
