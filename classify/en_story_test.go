@@ -3,23 +3,13 @@ package classify
 import (
 	"strings"
 	"testing"
-
-	"github.com/casebook/casebook/extract"
 )
 
 // handRoutesOf is routesOf by the hand rules (before the field model), for
 // the story rules of en_story.go.
 func handRoutesOf(t *testing.T, md string) map[string]string {
 	t.Helper()
-	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, r := range testClassifier().Explain(doc) {
-		out[strings.TrimSpace(r.Text)] = r.Hand
-	}
-	return out
+	return explainRoutes(t, md, func(r Route) string { return r.Hand })
 }
 
 func checkHandRoutes(t *testing.T, name, md string, want []routeWant) {

@@ -11,13 +11,20 @@ import (
 // routed to ("" for none), by sentence text.
 func routesOf(t *testing.T, md string) map[string]string {
 	t.Helper()
+	return explainRoutes(t, md, func(r Route) string { return r.Field })
+}
+
+// explainRoutes extracts a Markdown post and maps each sentence's text to
+// what route picks from its Explain row.
+func explainRoutes(t *testing.T, md string, route func(Route) string) map[string]string {
+	t.Helper()
 	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
 	for _, r := range testClassifier().Explain(doc) {
-		out[strings.TrimSpace(r.Text)] = r.Field
+		out[strings.TrimSpace(r.Text)] = route(r)
 	}
 	return out
 }

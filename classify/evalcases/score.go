@@ -49,20 +49,7 @@ func isHan(r rune) bool {
 // TokenF1 is the bag-of-tokens F1 with clipped counts. An empty gold scores
 // 1 only against an empty prediction.
 func TokenF1(gold, pred string) float64 {
-	g, p := Tokens(gold), Tokens(pred)
-	if len(g) == 0 || len(p) == 0 {
-		if len(g) == 0 && len(p) == 0 {
-			return 1
-		}
-		return 0
-	}
-	shared := clippedOverlap(g, p)
-	if shared == 0 {
-		return 0
-	}
-	prec := float64(shared) / float64(len(p))
-	rec := float64(shared) / float64(len(g))
-	return 2 * prec * rec / (prec + rec)
+	return tokensF1(Tokens(gold), Tokens(pred))
 }
 
 // SetF1 compares two label sets exactly (after trimming and case folding).
