@@ -96,27 +96,22 @@ var unaffected = cues("not affected", "unaffected", "not impacted", "no data was
 // strongLessons are the lesson cues that name a lesson outright ("lesson",
 // "in hindsight"), as against "always" and "never", which also tell how
 // often something happened.
-var strongLessons = func() cueSet {
-	var cs cueSet
-	for _, c := range fieldCues[fLessons] {
-		if c.weight >= 2 {
-			cs = append(cs, c)
-		}
-	}
-	return cs
-}()
+var strongLessons = strongCues(fLessons)
 
 // strongSymptoms are the symptom cues that name one outright ("symptom",
 // "users saw").
-var strongSymptoms = func() cueSet {
+var strongSymptoms = strongCues(fSymptoms)
+
+// strongCues are f's cues of weight 2 or more.
+func strongCues(f field) cueSet {
 	var cs cueSet
-	for _, c := range fieldCues[fSymptoms] {
+	for _, c := range fieldCues[f] {
 		if c.weight >= 2 {
 			cs = append(cs, c)
 		}
 	}
 	return cs
-}()
+}
 
 // adviceOpener is an imperative a conclusion opens with, addressed to the
 // reader or oneself ("Always check…", "Don't assume…", "If you run X, make
