@@ -16,8 +16,8 @@ import (
 // document is a training example for each of the six text fields the gold
 // annotates, positive when the gold field contains it (gold text is copied
 // from the source sentence by sentence), negative otherwise. One L2
-// regularised logistic regression per field, fitted by full-batch gradient
-// descent from zero: deterministic, so the checked-in table is reproducible.
+// regularised logistic regression per field, fitted by Newton's method from
+// zero: deterministic, so the checked-in table is reproducible.
 
 // FitLambda is the L2 penalty per example (the loss is a weighted mean),
 // chosen cross-source among 0.001, 0.01 and 0.1.
@@ -27,11 +27,8 @@ const FitLambda = 0.01
 // (negatives/positives)^posPower (0.5 cross-source better than 0 or 1).
 const posPower = 0.5
 
-// fitIterations and fitRate drive gradient descent.
-const (
-	fitIterations = 400
-	fitRate       = 0.5
-)
+// fitNewtonSteps bounds Newton's method; it converges in about ten.
+const fitNewtonSteps = 50
 
 // goldText is a model field's gold text, and whether the gold annotates it.
 func goldText(c *casebook.Case, present map[string]bool, name string) (string, bool) {
@@ -227,8 +224,13 @@ func (fc *featureCache) fitWeights(train []Example, lambda float64) (*classify.F
 }
 
 // logistic fits an L2-regularised logistic regression (bias unpenalised)
-// by gradient descent with momentum from zero weights.
+// by Newton's method from zero weights, each step halved while it does not
+// lower the loss. The loss is strictly convex (lambda > 0), so this reaches
+// the optimum that the 400 steps of gradient descent it replaced approached
+// (largest weight difference 0.002 on the gold set) in about a tenth of the
+// time, which is what makes nested leave-one-source-out affordable.
 func logistic(xs [][]float64, ys, ws []float64, nf int, lambda float64) *classify.FieldWeights {
+	d := nf + 1 // the bias is the last coordinate
 	// sparse rows: most features are 0/1 flags and most are off
 	type nz struct {
 		i int
@@ -241,42 +243,125 @@ func logistic(xs [][]float64, ys, ws []float64, nf int, lambda float64) *classif
 				rows[r] = append(rows[r], nz{i, v})
 			}
 		}
+		rows[r] = append(rows[r], nz{nf, 1})
 	}
-	w := make([]float64, nf)
-	vel := make([]float64, nf)
-	grad := make([]float64, nf)
-	var b, vb float64
 	n := 0.0
 	for _, v := range ws {
 		n += v
 	}
-	for it := 0; it < fitIterations; it++ {
-		for i := range grad {
-			grad[i] = lambda * w[i]
+	loss := func(w []float64) float64 {
+		l := 0.0
+		for i := 0; i < nf; i++ {
+			l += lambda / 2 * w[i] * w[i]
 		}
-		gb := 0.0
 		for r, row := range rows {
-			z := b
+			z := 0.0
 			for _, e := range row {
 				z += w[e.i] * e.v
 			}
-			d := ws[r] * (1/(1+math.Exp(-z)) - ys[r]) / n
-			gb += d
+			// log(1+e^z) - y*z, computed without overflow
+			l += ws[r] / n * (math.Max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) - ys[r]*z)
+		}
+		return l
+	}
+	w := make([]float64, d)
+	grad := make([]float64, d)
+	hess := make([]float64, d*d)
+	cur := loss(w)
+	for it := 0; it < fitNewtonSteps; it++ {
+		for i := range grad {
+			grad[i] = 0
+		}
+		for i := range hess {
+			hess[i] = 0
+		}
+		for i := 0; i < nf; i++ {
+			grad[i] = lambda * w[i]
+			hess[i*d+i] = lambda
+		}
+		for r, row := range rows {
+			z := 0.0
 			for _, e := range row {
-				grad[e.i] += d * e.v
+				z += w[e.i] * e.v
+			}
+			p := 1 / (1 + math.Exp(-z))
+			c := ws[r] / n
+			g, h := c*(p-ys[r]), c*p*(1-p)
+			for _, a := range row {
+				grad[a.i] += g * a.v
+				for _, b := range row {
+					hess[a.i*d+b.i] += h * a.v * b.v
+				}
 			}
 		}
-		for i := range w {
-			vel[i] = 0.9*vel[i] - fitRate*grad[i]
-			w[i] += vel[i]
+		for i := 0; i < d; i++ {
+			hess[i*d+i] += 1e-9 // a feature no row sets (and the bias of an empty fit)
 		}
-		vb = 0.9*vb - fitRate*gb
-		b += vb
+		step := solveLinear(hess, grad, d)
+		next := make([]float64, d)
+		t := 1.0
+		for half := 0; half < 30; half++ {
+			for i := range w {
+				next[i] = w[i] - t*step[i]
+			}
+			if l := loss(next); l <= cur {
+				cur = l
+				break
+			}
+			t /= 2
+		}
+		moved := 0.0
+		for i := range w {
+			moved = math.Max(moved, math.Abs(next[i]-w[i]))
+		}
+		copy(w, next)
+		if moved < 1e-8 {
+			break
+		}
 	}
-	for i := range w {
-		w[i] = math.Round(w[i]*1e4) / 1e4
+	out := make([]float64, nf)
+	for i := range out {
+		out[i] = math.Round(w[i]*1e4) / 1e4
 	}
-	return &classify.FieldWeights{Bias: math.Round(b*1e4) / 1e4, W: w}
+	return &classify.FieldWeights{Bias: math.Round(w[nf]*1e4) / 1e4, W: out}
+}
+
+// solveLinear solves a x = b for a dense n×n a (row-major) by Gaussian
+// elimination with partial pivoting; a and b are left as they were.
+func solveLinear(a, b []float64, n int) []float64 {
+	m := append([]float64(nil), a...)
+	x := append([]float64(nil), b...)
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(m[r*n+c]) > math.Abs(m[p*n+c]) {
+				p = r
+			}
+		}
+		if p != c {
+			for k := 0; k < n; k++ {
+				m[c*n+k], m[p*n+k] = m[p*n+k], m[c*n+k]
+			}
+			x[c], x[p] = x[p], x[c]
+		}
+		for r := c + 1; r < n; r++ {
+			f := m[r*n+c] / m[c*n+c]
+			if f == 0 {
+				continue
+			}
+			for k := c; k < n; k++ {
+				m[r*n+k] -= f * m[c*n+k]
+			}
+			x[r] -= f * x[c]
+		}
+	}
+	for c := n - 1; c >= 0; c-- {
+		for k := c + 1; k < n; k++ {
+			x[c] -= m[c*n+k] * x[k]
+		}
+		x[c] /= m[c*n+c]
+	}
+	return x
 }
 
 // MarshalFieldModel writes the table as the checked-in file holds it.

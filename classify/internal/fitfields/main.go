@@ -3,7 +3,7 @@
 //
 //	go run ./classify/internal/fitfields [-gold ../shared/eval/gold] [-out classify/fieldmodel.json]
 //
-// Fitting is deterministic (gradient descent from zero weights, rounded),
+// Fitting is deterministic (Newton's method from zero weights, rounded),
 // so the same gold and code give the same table; TestFieldModelFresh in
 // classify/evalcases fails when the table is stale.
 package main
