@@ -29,6 +29,12 @@ import (
 //     "договорились") is an action item, and so is what is in place from now
 //     on ("Теперь скрипт проверяет…");
 //   - the rest of the cause's paragraph goes on explaining the cause.
+// Before that order is read, what each Russian sentence tells is read
+// wherever it stands (ruHeaded): under a cause or symptom heading, a
+// sentence that tells neither an event nor a fault explains how a thing
+// works or what still works ("Git хранит содержимое в объектах", "Загрузка
+// работает нормально"); a table's header row, a line of metadata or a
+// figure under its label states nothing. Neither is the field.
 // Also: "ошибок не было" is no symptom, an alert in a plan ("я настрою
 // алерт") or a modal ("должен присылать алерт") no detection, and a lead-in
 // ("Какие выводы мы сделали?", "Уроки такие:") gives its field to the rest
@@ -50,6 +56,7 @@ func (a *analysis) ruStory() {
 			}
 		}
 	}()
+	a.ruHeaded()
 	reveal := -1
 	for i := range a.units {
 		u := &a.units[i]
@@ -527,4 +534,144 @@ func (a *analysis) ruLeadIns() {
 		}
 		i = j - 1
 	}
+}
+
+// ruHeaded takes out of their fields the Russian sentences that state
+// nothing of the incident, wherever they stand:
+//   - under a cause or symptom heading, a sentence that tells neither an
+//     event (a past verb, "я"/"мы") nor a fault (a negation, a fault word):
+//     it explains how a thing works ("Git хранит содержимое в объектах.
+//     Это же компрессия") or that a part still works ("Redis работает
+//     корректно", "Загрузка работает нормально"), it is not what broke or
+//     why;
+//   - a line of labels and values: a table's header row ("Метрика | До
+//     исправления | После исправления"), a line of metadata ("Создано:
+//     2025-10-01 Автор: … Версия: 1.0"), a figure under its label with no
+//     verb ("Количество рестартов: 66 попыток").
+func (a *analysis) ruHeaded() {
+	for i := range a.units {
+		u := &a.units[i]
+		if u.assigned == fNone || !cyrillic(u.low) {
+			continue
+		}
+		w := ruWords(u.low)
+		switch {
+		case (u.kind == fRootCause || u.kind == fSymptoms) && u.assigned == u.kind && ruExplains(w):
+			u.assigned = fNone // "Git хранит содержимое в объектах.": how it works, not what went wrong
+		case a.ruLabels(i, w):
+			u.assigned = fNone // "Метрика | До | После", "Автор: … Версия: 1.0": labels, no statement
+		}
+	}
+}
+
+// ruExplains reports a sentence that tells neither an event (a past verb,
+// "я"/"мы") nor a fault (a negation, a word of fault).
+func ruExplains(w []string) bool {
+	for _, x := range w {
+		if x == "я" || x == "мы" || ruCopula[x] || ruPast(x) && !ruNouns[x] {
+			return false
+		}
+		// a negation or a negative adjective: "не содержит", "невозможно", "некорректный"
+		if x == "не" || x == "нет" || x == "ни" || strings.HasPrefix(x, "не") && utf8.RuneCountInString(x) >= 5 {
+			return false
+		}
+		for _, s := range ruFaultStems {
+			if strings.HasPrefix(x, s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ruFaultStems name a fault: a bug, an error, a failure, a breakage, a loss,
+// a refusal, an overload.
+var ruFaultStems = []string{"баг", "ошиб", "проблем", "сбо", "отказ", "утечк", "слом", "лома", "побит", "бит",
+	"повред", "испорч", "конфликт", "гонк", "уязвим", "виноват", "причин", "из-за", "провал", "пада", "упал", "упад",
+	"завис", "виснет", "ложн", "потер", "теря", "тормоз", "медлен", "таймаут", "отклон", "отверг", "отбрас", "блокир",
+	"обрыв", "оборв", "спотык", "переполн", "перегру", "исчерп", "превыш",
+	"bug", "error", "fail", "exception", "timeout", "crash", "panic", "reject", "refus", "denied", "drop"}
+
+// ruLabels reports a line of labels and values that states nothing: a
+// table's header row, a line of metadata (two labels or more, nothing but
+// the labels' own words of a verb: "Создано: 2025-10-01 Автор: … Версия:
+// 1.0") or a figure under its label with no verb ("Количество рестартов
+// бота: 66 попыток").
+func (a *analysis) ruLabels(i int, w []string) bool {
+	u := &a.units[i]
+	if u.bkind == extract.Table {
+		return i == 0 || a.units[i-1].bkind != extract.Table || a.units[i-1].block+1 < u.block
+	}
+	n := strings.Count(u.text, ": ")
+	if n >= 2 && !strings.HasSuffix(strings.TrimSpace(u.text), ":") {
+		labels := map[string]bool{}
+		for _, part := range strings.Split(u.text, ": ")[:n] {
+			if f := ruWords(strings.ToLower(part)); len(f) > 0 {
+				labels[f[len(f)-1]] = true
+			}
+		}
+		var rest []string
+		for _, x := range w {
+			if !labels[x] {
+				rest = append(rest, x)
+			}
+		}
+		if len(labels) >= 2 && ruVerbless(rest) {
+			return true
+		}
+	}
+	label, value, ok := strings.Cut(u.text, ": ")
+	if !ok || utf8.RuneCountInString(label) > 60 || strings.ContainsAny(label, ",.") {
+		return false
+	}
+	value = strings.TrimLeft(value, "~≈<> ")
+	if r, _ := utf8.DecodeRuneInString(value); r < '0' || r > '9' {
+		return false
+	}
+	return ruVerbless(w)
+}
+
+// ruVerbless reports words with no verb of an event or a step: no past, no
+// "я"/"мы", no infinitive, no participle of a step done, no present of the
+// third person.
+func ruVerbless(w []string) bool {
+	for _, x := range w {
+		if x == "я" || x == "мы" || ruCopula[x] || ruPast(x) && !ruNouns[x] || ruInfinitive(x) || ruDone(x) || ruPresent(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// ruInfinitive reports a word shaped like a Russian infinitive
+// ("вернуть", "переклонировать", "отключиться"), not a noun of that shape
+// ("часть", "сеть", "скорость").
+func ruInfinitive(w string) bool {
+	if utf8.RuneCountInString(w) < 5 || ruNotInfinitives[w] {
+		return false
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "ся"), "сь")
+	if strings.HasSuffix(w, "сть") {
+		return false
+	}
+	return strings.HasSuffix(w, "ть") || strings.HasSuffix(w, "чь") || strings.HasSuffix(w, "ти")
+}
+
+// ruNotInfinitives are words shaped like an infinitive that are not.
+var ruNotInfinitives = map[string]bool{"память": true, "опять": true, "десять": true, "девять": true,
+	"теперь": true, "путь": true, "сеть": true, "мать": true, "тетрадь": true, "кровать": true, "печать": true,
+	"почти": true, "пути": true, "сети": true, "части": true, "памяти": true, "сквозь": true}
+
+// ruDone reports a short passive participle of a step done ("добавлен",
+// "восстановлена", "исправлено", "отключены").
+func ruDone(w string) bool {
+	if utf8.RuneCountInString(w) < 6 {
+		return false
+	}
+	for _, end := range []string{"ен", "ена", "ено", "ены", "ан", "ана", "ано", "аны", "ят", "ята", "ято", "яты"} {
+		if strings.HasSuffix(w, end) {
+			return true
+		}
+	}
+	return false
 }

@@ -148,3 +148,72 @@ func TestRuStoryRoutes(t *testing.T) {
 		}
 	}
 }
+
+// What a Russian sentence tells, wherever it stands (ruHeaded): made-up
+// sentences, none from ../shared.
+func TestRuHeadedGrammar(t *testing.T) {
+	explains := []string{"Git хранит содержимое в объектах.", "Это же компрессия — на то она и нужна.",
+		"Redis работает корректно, другие сервисы подключаются к нему успешно.", "Загрузка в Chrome работает нормально.",
+		"Отчёты открываются без задержек.", "Каталог монтируется из общего тома при старте."}
+	faults := []string{"Модуль имеет баг в разборе адреса.", "Образ не содержит pip, обновить модуль невозможно.",
+		"Сервис входа отклоняет токены, подписанные новым ключом.", "Пул соединений переполняется за минуту.",
+		"Мы выкатили версию без миграции.", "Накануне шрифты перестали копироваться в образ.",
+		"Известная несовместимость браузера и HTTP/2.", "Запросы падают с таймаутом."}
+	for _, s := range explains {
+		if !ruExplains(ruWords(strings.ToLower(s))) {
+			t.Errorf("ruExplains(%q) = false, want true (no event, no fault)", s)
+		}
+	}
+	for _, s := range faults {
+		if ruExplains(ruWords(strings.ToLower(s))) {
+			t.Errorf("ruExplains(%q) = true, want false (an event or a fault)", s)
+		}
+	}
+	for w, want := range map[string]bool{"вернуть": true, "переклонировать": true, "отключиться": true, "часть": false,
+		"скорость": false, "сеть": false, "теперь": false, "работает": false} {
+		if ruInfinitive(w) != want {
+			t.Errorf("ruInfinitive(%q) = %v", w, !want)
+		}
+	}
+	for w, want := range map[string]bool{"добавлен": true, "восстановлена": true, "исправлено": true, "отключены": true,
+		"журнал": false, "сервис": false} {
+		if ruDone(w) != want {
+			t.Errorf("ruDone(%q) = %v", w, !want)
+		}
+	}
+}
+
+// Under a cause or symptom heading, what only explains or still works is
+// no field; a table's header row, a metadata line and a figure under its
+// label state nothing; the sentences that tell the failure, the cause and
+// the fix keep their headings' fields.
+func TestRuHeadedRoutes(t *testing.T) {
+	md := "# Сбой выгрузки отчётов\n\n" +
+		"Создано: 2026-02-03 Автор: дежурный Версия: 2\n\n" +
+		"## Симптомы\n\n" +
+		"Отчёты в формате XLSX выгружались пустыми. Выгрузка в CSV работает нормально.\n\n" +
+		"## Причина\n\n" +
+		"Генератор отчётов хранит шаблоны в отдельном каталоге. После релиза каталог шаблонов не копировался в образ. " +
+		"База данных работает корректно.\n\n" +
+		"## Решение\n\n" +
+		"Вернули копирование шаблонов и перевыпустили образ.\n\n" +
+		"| Метрика | До | После |\n|---|---|---|\n| Пустые отчёты | 100% | 0% |\n\n" +
+		"- Количество повторных выгрузок: 57 попыток\n"
+	checkHandRoutes(t, "headed report", md, []routeWant{
+		{"Создано: 2026-02-03 Автор: дежурный Версия: 2", ""},
+		{"Отчёты в формате XLSX выгружались пустыми.", "symptoms"},
+		{"Выгрузка в CSV работает нормально.", ""},
+		{"Генератор отчётов хранит шаблоны в отдельном каталоге.", ""},
+		{"После релиза каталог шаблонов не копировался в образ.", "root_cause"},
+		{"База данных работает корректно.", ""},
+		{"Вернули копирование шаблонов и перевыпустили образ.", "remediation"},
+		{"Метрика | До | После", ""},
+		{"Количество повторных выгрузок: 57 попыток", ""},
+	})
+	// English and Chinese sentences are not read so
+	for _, s := range []string{"The database works correctly.", "数据库工作正常。"} {
+		if cyrillic(s) {
+			t.Errorf("cyrillic(%q) = true", s)
+		}
+	}
+}
