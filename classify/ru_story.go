@@ -600,13 +600,19 @@ var ruFaultStems = []string{"баг", "ошиб", "проблем", "сбо", "�
 func (a *analysis) ruLabels(i int, w []string) bool {
 	u := &a.units[i]
 	if u.bkind == extract.Table {
-		return i == 0 || a.units[i-1].bkind != extract.Table || a.units[i-1].block+1 < u.block
+		// the first row of its table, with no verb (a table without a header
+		// row opens with a data row: "10:12 | Пользователи не могут войти")
+		first := i == 0 || a.units[i-1].bkind != extract.Table || a.units[i-1].block+1 < u.block
+		return first && ruVerbless(w)
 	}
 	n := strings.Count(u.text, ": ")
 	if n >= 2 && !strings.HasSuffix(strings.TrimSpace(u.text), ":") {
 		labels := map[string]bool{}
 		for _, part := range strings.Split(u.text, ": ")[:n] {
 			if f := ruWords(strings.ToLower(part)); len(f) > 0 {
+				if k, _ := headingKind(f[len(f)-1]); k != fNone && k != fSkip {
+					return false // "Причина: … Решение: …" labels fields, not metadata
+				}
 				labels[f[len(f)-1]] = true
 			}
 		}

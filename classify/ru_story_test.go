@@ -175,6 +175,12 @@ func TestRuHeadedGrammar(t *testing.T) {
 			t.Errorf("ruInfinitive(%q) = %v", w, !want)
 		}
 	}
+	for s, want := range map[string]bool{"Метрика | До исправления | После исправления": true,
+		"10:12 | Пользователи не могут войти": false, "Количество повторов: 66 попыток": true, "Сервис перезапущен": false} {
+		if ruVerbless(ruWords(strings.ToLower(s))) != want {
+			t.Errorf("ruVerbless(%q) = %v", s, !want)
+		}
+	}
 	for w, want := range map[string]bool{"добавлен": true, "восстановлена": true, "исправлено": true, "отключены": true,
 		"журнал": false, "сервис": false} {
 		if ruDone(w) != want {
@@ -198,7 +204,8 @@ func TestRuHeadedRoutes(t *testing.T) {
 		"## Решение\n\n" +
 		"Вернули копирование шаблонов и перевыпустили образ.\n\n" +
 		"| Метрика | До | После |\n|---|---|---|\n| Пустые отчёты | 100% | 0% |\n\n" +
-		"- Количество повторных выгрузок: 57 попыток\n"
+		"- Количество повторных выгрузок: 57 попыток\n\n" +
+		"Причина: шаблоны не копировались. Решение: вернули копирование.\n"
 	checkHandRoutes(t, "headed report", md, []routeWant{
 		{"Создано: 2026-02-03 Автор: дежурный Версия: 2", ""},
 		{"Отчёты в формате XLSX выгружались пустыми.", "symptoms"},
@@ -209,6 +216,7 @@ func TestRuHeadedRoutes(t *testing.T) {
 		{"Вернули копирование шаблонов и перевыпустили образ.", "remediation"},
 		{"Метрика | До | После", ""},
 		{"Количество повторных выгрузок: 57 попыток", ""},
+		{"шаблоны не копировались.", "root_cause"}, // field labels are no metadata
 	})
 	// English and Chinese sentences are not read so
 	for _, s := range []string{"The database works correctly.", "数据库工作正常。"} {
