@@ -313,6 +313,7 @@ func analyse(doc *extract.Document) *analysis {
 		}
 	}
 	a.ruStory()
+	a.zhStoryOrder()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {

@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Chinese story rules. A 踩坑 / 排查 post tells its failure in a fixed
@@ -140,4 +141,133 @@ func zhDemonstration(u *unit) bool {
 		return false
 	}
 	return zhShows.any(u.low) || strings.HasPrefix(strings.TrimSpace(u.low), "可以看到")
+}
+
+// Chinese story order. A 排查 story reports what was seen ("查看到缓存命中为
+// 0%", "发现所有任务都调度到 node2", "依然无法启动") while the cause is still
+// unknown; once a sentence states the cause found, the story has turned.
+// zhStoryOrder reads that order: before the first sentence that states the
+// cause (a cause heading's sentence routed there, a strong cause cue, or
+// the cause-found turn "最后发现是…"), a sentence of an untitled,
+// investigation or problem section that the cues left out is a symptom
+// when it reports a finding (an observation with something after it) or
+// names a failure, unless it guesses ("怀疑…", "是不是…"), supposes ("如果"),
+// shows the reader something ("可以看到") or tells a failure gone.
+
+// zhGuess marks a guess or a question put to oneself during the hunt.
+var zhGuess = cues("怀疑", "以为", "猜测", "猜想", "推测", "是不是", "会不会", "难道", "可能是", "应该是", "估计")
+
+// zhObservedRest reports an observation mark (发现, 看到, 查看到 …) with a
+// finding after it: more than punctuation and filler.
+func zhObservedRest(low string) bool {
+	for _, m := range []string{"发现", "看到", "查看到", "观察到", "注意到"} {
+		i := strings.Index(low, m)
+		if i < 0 {
+			continue
+		}
+		rest := low[i+len(m):]
+		for _, w := range []string{"了", "一些", "一个", "这个", "问题", "异常", "原因", "所在", "的", "有"} {
+			rest = strings.ReplaceAll(rest, w, "") // "发现了一些问题": nothing found yet
+		}
+		rest = strings.TrimFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
+		if utf8.RuneCountInString(rest) >= 4 && !zhAsExpected.any(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// zhAsExpected marks a finding that something is as it should be ("发现用户
+//信息都正常", "检查无误"): a cause ruled out, not a failure seen.
+var zhAsExpected = cues("正常", "无误", "没问题", "没有问题", "一样", "一致", "符合预期")
+
+// zhReproduce marks a reproduction or an experiment ("这个问题很容易重现",
+// "为了模拟…"): what the rest of its section sees is the failure made again
+// on purpose.
+var zhReproduce = cues("复现", "重现", "模拟", "实验", "测试一下", "做个测试", "做了个测试")
+
+// zhToReader marks a sentence addressed to the reader (您, 请): a quoted
+// manual or advice, not the story's finding.
+var zhToReader = cues("您", "请")
+
+// zhMostly reports prose written in Chinese: Han letters are at least a
+// third of the letters.
+func zhMostly(low string) bool {
+	han, other := 0, 0
+	for _, r := range low {
+		switch {
+		case isHanRune(r):
+			han++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return han > 0 && 3*han >= other
+}
+
+// zhReveals reports the sentence that states the cause found.
+func zhReveals(u *unit) bool {
+	if u.assigned != fRootCause || !hasHan(u.low) {
+		return false
+	}
+	return u.kind == fRootCause || u.scores[fRootCause] >= 3 || zhCauseFound.any(u.low)
+}
+
+// zhStoryOrder routes, in a Chinese post, what was seen before the cause
+// was found.
+func (a *analysis) zhStoryOrder() {
+	if !zhMostly(a.low) {
+		return
+	}
+	reveal := -1
+	for i := range a.units {
+		if zhReveals(&a.units[i]) {
+			reveal = i
+			break
+		}
+	}
+	if reveal < 0 {
+		return // no cause told: no turn to read
+	}
+	secOf := a.sectionOf()
+	trial := false // the section so far reproduces the failure
+	for i := 0; i < reveal; i++ {
+		u := &a.units[i]
+		if i == 0 || secOf[i] != secOf[i-1] {
+			trial = false
+		}
+		if zhReproduce.any(u.low) {
+			trial = true
+		}
+		if trial {
+			continue // a reproduction's results show the failure again, they are not what was seen
+		}
+		if u.assigned != fNone || !storyKind(u.kind) || !hasHan(u.low) || u.advice || isQuestion(u.text) ||
+			apology.any(u.low) {
+			continue
+		}
+		if zhGuess.any(u.low) || hypothesis.any(u.low) || hypothetical.any(u.low) || exposition.any(u.low) ||
+			zhShows.any(u.low) || noLonger.any(u.low) || zhFailureGone.any(u.low) || notCause.any(u.low) {
+			continue
+		}
+		sym := u.scores[fSymptoms]
+		if u.kind == fProblem {
+			sym -= problemBonus // the heading's lean is no failure word
+		}
+		if u.kind == fNarrative && u.pos < earlyPos && sym > 0 {
+			sym -= earlyBonus
+		}
+		if zhToReader.any(u.low) || u.scores[fRootCause] > 0 {
+			// told to the reader, or telling why ("升级内核导致…"): not a
+			// failure seen
+			continue
+		}
+		// a bare finding counts under an investigation heading (排查过程),
+		// where the hunt's results are told; in untitled narrative it is a
+		// step toward the cause
+		if zhObservedRest(u.low) && u.kind != fNarrative || sym > 0 {
+			u.story, u.preStory = true, u.assigned
+			u.assigned = fSymptoms
+		}
+	}
 }
