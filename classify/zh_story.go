@@ -178,7 +178,7 @@ func zhObservedRest(low string) bool {
 }
 
 // zhAsExpected marks a finding that something is as it should be ("发现用户
-//信息都正常", "检查无误"): a cause ruled out, not a failure seen.
+// 信息都正常", "检查无误"): a cause ruled out, not a failure seen.
 var zhAsExpected = cues("正常", "无误", "没问题", "没有问题", "一样", "一致", "符合预期")
 
 // zhReproduce marks a reproduction or an experiment ("这个问题很容易重现",
