@@ -314,6 +314,7 @@ func analyse(doc *extract.Document) *analysis {
 	}
 	a.ruStory()
 	a.zhStoryOrder()
+	a.zhReproductions()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {

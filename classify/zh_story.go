@@ -186,6 +186,10 @@ var zhAsExpected = cues("正常", "无误", "没问题", "没有问题", "一样
 // on purpose.
 var zhReproduce = cues("复现", "重现", "模拟", "实验", "测试一下", "做个测试", "做了个测试")
 
+// zhRemake announces the failure made again ("模拟复现下问题现场"); an
+// experiment recalled ("前面做的实验") is not one.
+var zhRemake = cues("复现", "重现")
+
 // zhToReader marks a sentence addressed to the reader (您, 请): a quoted
 // manual or advice, not the story's finding.
 var zhToReader = cues("您", "请")
@@ -268,6 +272,40 @@ func (a *analysis) zhStoryOrder() {
 		if zhObservedRest(u.low) && u.kind != fNarrative || sym > 0 {
 			u.story, u.preStory = true, u.assigned
 			u.assigned = fSymptoms
+		}
+	}
+}
+
+// zhReproductions reads a reproduction under a field heading ("复现问题，定位
+// 根因": "接下来，我们一起来模拟复现下问题现场。"): from the sentence that
+// announces it to the end of its section, the failure is made again on
+// purpose, so a sentence there without a strong cue of the heading's field
+// is a demonstration, not the field.
+func (a *analysis) zhReproductions() {
+	if !zhMostly(a.low) {
+		return
+	}
+	secOf := a.sectionOf()
+	trial := false
+	for i := range a.units {
+		u := &a.units[i]
+		if i == 0 || secOf[i] != secOf[i-1] {
+			trial = false
+		}
+		switch u.kind {
+		case fSymptoms, fRootCause, fRemediation:
+		default:
+			continue
+		}
+		if !hasHan(u.low) {
+			continue
+		}
+		if zhRemake.any(u.low) {
+			trial = true
+		}
+		if trial && u.assigned == u.kind && u.scores[u.kind] < overrideMin {
+			u.story, u.preStory = true, u.assigned
+			u.assigned = fNone
 		}
 	}
 }
