@@ -152,7 +152,10 @@ func zhDemonstration(u *unit) bool {
 // investigation or problem section that the cues left out is a symptom
 // when it reports a finding (an observation with something after it) or
 // names a failure, unless it guesses ("怀疑…", "是不是…"), supposes ("如果"),
-// shows the reader something ("可以看到") or tells a failure gone.
+// shows the reader something ("可以看到") or tells a failure gone. After
+// it, a story sentence that only a weak failure word sent to symptoms
+// explains the cause or the fix ("…导致 client 一直在等，直到超时"): no
+// symptom seen.
 
 // zhGuess marks a guess or a question put to oneself during the hunt.
 var zhGuess = cues("怀疑", "以为", "猜测", "猜想", "推测", "是不是", "会不会", "难道", "可能是", "应该是", "估计")
@@ -232,6 +235,15 @@ func (a *analysis) zhStoryOrder() {
 	}
 	if reveal < 0 {
 		return // no cause told: no turn to read
+	}
+	for i := reveal + 1; i < len(a.units); i++ {
+		u := &a.units[i]
+		if u.assigned == fSymptoms && storyKind(u.kind) && hasHan(u.low) && u.scores[fSymptoms] < overrideMin {
+			// once the cause is known, a failure word explains it: no
+			// symptom seen
+			u.story, u.preStory = true, u.assigned
+			u.assigned = fNone
+		}
 	}
 	secOf := a.sectionOf()
 	trial := false // the section so far reproduces the failure
