@@ -193,9 +193,27 @@ var zhReproduce = cues("复现", "重现", "模拟", "实验", "测试一下", "
 // experiment recalled ("前面做的实验") is not one.
 var zhRemake = cues("复现", "重现")
 
-// zhToReader marks a sentence addressed to the reader (您, 请): a quoted
-// manual or advice, not the story's finding.
-var zhToReader = cues("您", "请")
+// zhToReader reports a sentence addressed to the reader (您, or 请 as a
+// request: "请参阅", not 请求 or 申请): a quoted manual or advice, not the
+// story's finding.
+func zhToReader(low string) bool {
+	if strings.Contains(low, "您") {
+		return true
+	}
+	for i := 0; ; {
+		j := strings.Index(low[i:], "请")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		next := low[at+len("请"):]
+		prev, _ := utf8.DecodeLastRuneInString(low[:at])
+		if !strings.HasPrefix(next, "求") && !strings.HasPrefix(next, "教") && !strings.ContainsRune("申邀聘宴", prev) {
+			return true
+		}
+		i = at + len("请")
+	}
+}
 
 // zhMostly reports prose written in Chinese: Han letters are at least a
 // third of the letters.
@@ -273,7 +291,7 @@ func (a *analysis) zhStoryOrder() {
 		if u.kind == fNarrative && u.pos < earlyPos && sym > 0 {
 			sym -= earlyBonus
 		}
-		if zhToReader.any(u.low) || u.scores[fRootCause] > 0 {
+		if zhToReader(u.low) || u.scores[fRootCause] > 0 {
 			// told to the reader, or telling why ("升级内核导致…"): not a
 			// failure seen
 			continue

@@ -131,3 +131,94 @@ func TestChineseStoryRoutes(t *testing.T) {
 		{"我们把网关的上游超时改回 30 秒，之后再也没有出现过 504。", "remediation"},
 	})
 }
+
+// The Chinese story order (zhStoryOrder) and reproductions under a field
+// heading (zhReproductions) on made-up posts, by the hand routes: before
+// the sentence that states the cause, a finding of the 排查 or a failure
+// word is a symptom (not a guess, a finding that all is well, a
+// reproduction's result, a vague "发现了一些问题" or a sentence telling
+// why); after it, a weak failure word explains the cause; a reproduction
+// under a cause heading is a demonstration.
+func TestChineseStoryOrder(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"hunt", "# 记一次接口超时排查\n\n" +
+			"周一早上，订单接口开始大量超时。\n\n" +
+			"## 排查过程\n\n" +
+			"登录那台机器查看到磁盘只剩下几十兆的空间。\n\n" +
+			"翻了一下网关日志，发现所有请求都落在同一个机房。\n\n" +
+			"一开始怀疑是网络抖动，抓包之后发现网络一切正常。\n\n" +
+			"数据库那边也检查了一遍，发现连接数和平时一样。\n\n" +
+			"于是在测试环境复现了一下。压测十分钟后，发现队列堆积到了十万条。\n\n" +
+			"看日志的时候发现了一些问题。\n\n" +
+			"最后发现是日志轮转的配置被删掉了，日志把磁盘写满了。\n\n" +
+			"磁盘写满以后，接口就开始报错超时。\n",
+			[]routeWant{
+				{"登录那台机器查看到磁盘只剩下几十兆的空间。", "symptoms"},
+				{"翻了一下网关日志，发现所有请求都落在同一个机房。", "symptoms"},
+				{"一开始怀疑是网络抖动，抓包之后发现网络一切正常。", ""},
+				{"数据库那边也检查了一遍，发现连接数和平时一样。", ""},
+				{"压测十分钟后，发现队列堆积到了十万条。", ""},
+				{"看日志的时候发现了一些问题。", ""},
+				{"最后发现是日志轮转的配置被删掉了，日志把磁盘写满了。", "root_cause"},
+				{"磁盘写满以后，接口就开始报错超时。", ""},
+			}},
+		{"a bare finding in untitled narrative is a step", "# 周末的告警\n\n" +
+			"周六网站打不开了，监控一直在告警。\n\n" +
+			"用 du 一层层往下找，发现 /data 下面有一个 200 G 的备份文件。\n\n" +
+			"原来是备份脚本的清理步骤被注释掉了。\n",
+			[]routeWant{
+				{"用 du 一层层往下找，发现 /data 下面有一个 200 G 的备份文件。", ""},
+				{"原来是备份脚本的清理步骤被注释掉了。", "root_cause"},
+			}},
+		{"a reproduction under a cause heading", "# 缓存雪崩复盘\n\n" +
+			"## 问题原因\n\n" +
+			"接下来我们一起模拟复现一下问题现场。\n\n" +
+			"在测试机上把缓存的过期时间都设成同一个值，压测十分钟，数据库很快被打满。\n\n" +
+			"根本原因是批量写入的缓存设置了相同的过期时间，同时失效后请求全部落到了数据库上。\n",
+			[]routeWant{
+				{"接下来我们一起模拟复现一下问题现场。", ""},
+				{"在测试机上把缓存的过期时间都设成同一个值，压测十分钟，数据库很快被打满。", ""},
+				{"根本原因是批量写入的缓存设置了相同的过期时间，同时失效后请求全部落到了数据库上。", "root_cause"},
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := handRoutesOf(t, c.md)
+			for _, w := range c.want {
+				if f, ok := got[w.sentence]; !ok {
+					t.Errorf("sentence %q not found; sentences: %v", w.sentence, got)
+				} else if f != w.field {
+					t.Errorf("%q went to %q, want %q", w.sentence, f, w.field)
+				}
+			}
+		})
+	}
+	for s, want := range map[string]bool{
+		"查看到缓存命中为0%":   true,
+		"发现了一些问题。":     false,
+		"发现用户信息都正常。":   false,
+		"登录上去一看，发现有问题": false,
+	} {
+		if got := zhObservedRest(strings.ToLower(s)); got != want {
+			t.Errorf("zhObservedRest(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{
+		"请确保您位于正确的区域。":    true,
+		"有关更多信息，请参阅官方文档。": true,
+		"发现所有请求都落在同一个机房。": false,
+		"申请了一台新的机器。":      false,
+	} {
+		if got := zhToReader(s); got != want {
+			t.Errorf("zhToReader(%q) = %v, want %v", s, got, want)
+		}
+	}
+	// only Chinese posts are read so
+	if zhMostly("the service timed out, 发现 nothing") || !zhMostly("接口超时了，查看 nginx 的 error log") {
+		t.Error("zhMostly misreads the script")
+	}
+}
