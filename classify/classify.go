@@ -315,6 +315,7 @@ func analyse(doc *extract.Document) *analysis {
 	a.ruStory()
 	a.zhStoryOrder()
 	a.zhReproductions()
+	a.zhCauseLists()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {

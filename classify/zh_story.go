@@ -1,9 +1,12 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/casebook/casebook/extract"
 )
 
 // Chinese story rules. A 踩坑 / 排查 post tells its failure in a fixed
@@ -215,6 +218,9 @@ func zhToReader(low string) bool {
 	}
 }
 
+// zhClockLead matches a sentence opening with a clock time ("14:25 …").
+var zhClockLead = regexp.MustCompile(`^\s*\d{1,2}[:：]\d{2}`)
+
 // zhMostly reports prose written in Chinese: Han letters are at least a
 // third of the letters.
 func zhMostly(low string) bool {
@@ -291,9 +297,10 @@ func (a *analysis) zhStoryOrder() {
 		if u.kind == fNarrative && u.pos < earlyPos && sym > 0 {
 			sym -= earlyBonus
 		}
-		if zhToReader(u.low) || u.scores[fRootCause] > 0 {
-			// told to the reader, or telling why ("升级内核导致…"): not a
-			// failure seen
+		if zhToReader(u.low) || u.scores[fRootCause] > 0 || zhClockLead.MatchString(u.text) {
+			// told to the reader, telling why ("升级内核导致…") or logged
+			// at a clock time ("14:25 值班人员开始排查，…": a report's record
+			// of the response): not a failure seen
 			continue
 		}
 		// a bare finding counts under an investigation heading (排查过程),
@@ -337,5 +344,42 @@ func (a *analysis) zhReproductions() {
 			u.story, u.preStory = true, u.assigned
 			u.assigned = fNone
 		}
+	}
+}
+
+// zhCauseLists reads a list in a Chinese story that states the cause in
+// one of its items ("先上结论：1. … 2. … 3. …导致 token 校验失败"): the list
+// is one chain, and its items the cues left out explain the same cause.
+func (a *analysis) zhCauseLists() {
+	if !zhMostly(a.low) {
+		return
+	}
+	secOf := a.sectionOf()
+	for i := 0; i < len(a.units); {
+		if a.units[i].bkind != extract.ListItem || !storyKind(a.units[i].kind) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(a.units) && a.units[j].bkind == extract.ListItem && secOf[j] == secOf[i] &&
+			a.units[j].block-a.units[j-1].block <= 1 {
+			j++
+		}
+		cause := false
+		for k := i; k < j; k++ {
+			if a.units[k].assigned == fRootCause {
+				cause = true
+			}
+		}
+		for k := i; cause && k < j; k++ {
+			u := &a.units[k]
+			if u.assigned == fNone && hasHan(u.low) && utf8.RuneCountInString(u.text) >= 8 && !u.advice &&
+				!isQuestion(u.text) && !isLeadIn(u.text) {
+				// (a bare label, "检测地址", explains nothing)
+				u.story, u.preStory = true, u.assigned
+				u.assigned = fRootCause
+			}
+		}
+		i = j
 	}
 }
