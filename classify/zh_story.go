@@ -260,11 +260,20 @@ func (a *analysis) zhStoryOrder() {
 	if reveal < 0 {
 		return // no cause told: no turn to read
 	}
+	status := false // a status page's updates
+	for _, sec := range a.doc.Sections {
+		for _, b := range sec.Blocks {
+			if _, n := statusEntry(b.Text); n > 0 {
+				status = true
+			}
+		}
+	}
 	for i := reveal + 1; i < len(a.units); i++ {
 		u := &a.units[i]
-		if u.assigned == fSymptoms && storyKind(u.kind) && hasHan(u.low) && u.scores[fSymptoms] < overrideMin {
+		if u.assigned == fSymptoms && storyKind(u.kind) && !status && hasHan(u.low) && u.scores[fSymptoms] < overrideMin {
 			// once the cause is known, a failure word explains it: no
-			// symptom seen
+			// symptom seen (a status page tells its updates newest
+			// first: its "调查中 -" entry comes after the cause)
 			u.story, u.preStory = true, u.assigned
 			u.assigned = fNone
 		}
@@ -337,8 +346,9 @@ func (a *analysis) zhReproductions() {
 		if !hasHan(u.low) {
 			continue
 		}
-		if zhRemake.any(u.low) {
+		if zhRemake.any(u.low) && !trial {
 			trial = true
+			continue // the announcement itself: zhDemonstration's say
 		}
 		if trial && u.assigned == u.kind && u.scores[u.kind] < overrideMin {
 			u.story, u.preStory = true, u.assigned
