@@ -314,8 +314,6 @@ func analyse(doc *extract.Document) *analysis {
 	}
 	a.ruStory()
 	a.zhStoryOrder()
-	a.zhReproductions()
-	a.zhCauseLists()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {

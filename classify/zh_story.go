@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/casebook/casebook/extract"
 )
 
 // Chinese story rules. A 踩坑 / 排查 post tells its failure in a fixed
@@ -192,10 +190,6 @@ var zhAsExpected = cues("正常", "无误", "没问题", "没有问题", "一样
 // on purpose.
 var zhReproduce = cues("复现", "重现", "模拟", "实验", "测试一下", "做个测试", "做了个测试")
 
-// zhRemake announces the failure made again ("模拟复现下问题现场"); an
-// experiment recalled ("前面做的实验") is not one.
-var zhRemake = cues("复现", "重现")
-
 // zhToReader reports a sentence addressed to the reader (您, or 请 as a
 // request: "请参阅", not 请求 or 申请): a quoted manual or advice, not the
 // story's finding.
@@ -319,77 +313,5 @@ func (a *analysis) zhStoryOrder() {
 			u.story, u.preStory = true, u.assigned
 			u.assigned = fSymptoms
 		}
-	}
-}
-
-// zhReproductions reads a reproduction under a field heading ("复现问题，定位
-// 根因": "接下来，我们一起来模拟复现下问题现场。"): from the sentence that
-// announces it to the end of its section, the failure is made again on
-// purpose, so a sentence there without a strong cue of the heading's field
-// is a demonstration, not the field.
-func (a *analysis) zhReproductions() {
-	if !zhMostly(a.low) {
-		return
-	}
-	secOf := a.sectionOf()
-	trial := false
-	for i := range a.units {
-		u := &a.units[i]
-		if i == 0 || secOf[i] != secOf[i-1] {
-			trial = false
-		}
-		switch u.kind {
-		case fSymptoms, fRootCause, fRemediation:
-		default:
-			continue
-		}
-		if !hasHan(u.low) {
-			continue
-		}
-		if zhRemake.any(u.low) && !trial {
-			trial = true
-			continue // the announcement itself: zhDemonstration's say
-		}
-		if trial && u.assigned == u.kind && u.scores[u.kind] < overrideMin {
-			u.story, u.preStory = true, u.assigned
-			u.assigned = fNone
-		}
-	}
-}
-
-// zhCauseLists reads a list in a Chinese story that states the cause in
-// one of its items ("先上结论：1. … 2. … 3. …导致 token 校验失败"): the list
-// is one chain, and its items the cues left out explain the same cause.
-func (a *analysis) zhCauseLists() {
-	if !zhMostly(a.low) {
-		return
-	}
-	secOf := a.sectionOf()
-	for i := 0; i < len(a.units); {
-		if a.units[i].bkind != extract.ListItem || !storyKind(a.units[i].kind) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(a.units) && a.units[j].bkind == extract.ListItem && secOf[j] == secOf[i] &&
-			a.units[j].block-a.units[j-1].block <= 1 {
-			j++
-		}
-		cause := false
-		for k := i; k < j; k++ {
-			if a.units[k].assigned == fRootCause {
-				cause = true
-			}
-		}
-		for k := i; cause && k < j; k++ {
-			u := &a.units[k]
-			if u.assigned == fNone && hasHan(u.low) && utf8.RuneCountInString(u.text) >= 8 && !u.advice &&
-				!isQuestion(u.text) && !isLeadIn(u.text) {
-				// (a bare label, "检测地址", explains nothing)
-				u.story, u.preStory = true, u.assigned
-				u.assigned = fRootCause
-			}
-		}
-		i = j
 	}
 }
