@@ -35,8 +35,8 @@ func unitTexts(doc *extract.Document) []string {
 }
 
 // A Chinese sentence wrapped across two source lines of a Markdown post is
-// one sentence; in HTML the same space stands for a lost <br> and still
-// ends one.
+// one sentence, joined with no space (extract's soft breaks); in HTML a
+// space between Han letters stands for a lost <br> and still ends one.
 func TestHanSoftWrap(t *testing.T) {
 	tests := []struct {
 		file      string
@@ -44,8 +44,8 @@ func TestHanSoftWrap(t *testing.T) {
 		cutBefore []string // sentences that must start a unit
 	}{
 		{"zh_softwrap.md", []string{
-			"周一早上，我们的订单服务开始大量超时，监控上的队列长度一路 上涨，消费者几乎停止了处理。",
-			"查了半天，最后发现是消费者的线程池被一个慢查询占满了，新的消息 根本没有线程可以处理。",
+			"周一早上，我们的订单服务开始大量超时，监控上的队列长度一路上涨，消费者几乎停止了处理。",
+			"查了半天，最后发现是消费者的线程池被一个慢查询占满了，新的消息根本没有线程可以处理。",
 		}, nil},
 		{"zh_softwrap.html", nil, []string{"监控上的队列长度一路上涨，消费者几乎停止了处理。"}},
 	}

@@ -3,6 +3,8 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 var (
@@ -34,7 +36,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	var para []string
 	flush := func() {
 		if len(para) > 0 {
-			b.block(Paragraph, inlineMD(strings.Join(para, " ")))
+			b.block(Paragraph, inlineMD(joinSoft(para)))
 			para = nil
 		}
 	}
@@ -116,7 +118,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 				q = append(q, strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[i]), ">")))
 			}
 			i--
-			b.block(Quote, inlineMD(strings.Join(q, " ")))
+			b.block(Quote, inlineMD(joinSoft(q)))
 		default:
 			para = append(para, trim)
 		}
@@ -254,4 +256,28 @@ func earliestDate(s string) string {
 		}
 	}
 	return best
+}
+
+// joinSoft joins a paragraph's lines: a soft line break between two Han or
+// kana letters (or full-width punctuation) is no space, as browsers render
+// it for Chinese and Japanese ("时发\n现" is "时发现", not "时发 现", which
+// no cue would match); Korean and the rest keep the space.
+func joinSoft(lines []string) string {
+	var sb strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			p, _ := utf8.DecodeLastRuneInString(lines[i-1])
+			n, _ := utf8.DecodeRuneInString(l)
+			if !(wideRune(p) && wideRune(n)) {
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteString(l)
+	}
+	return sb.String()
+}
+
+func wideRune(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
+		r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef
 }
