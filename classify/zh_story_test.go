@@ -183,16 +183,7 @@ func TestChineseStoryOrder(t *testing.T) {
 			}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := handRoutesOf(t, c.md)
-			for _, w := range c.want {
-				if f, ok := got[w.sentence]; !ok {
-					t.Errorf("sentence %q not found; sentences: %v", w.sentence, got)
-				} else if f != w.field {
-					t.Errorf("%q went to %q, want %q", w.sentence, f, w.field)
-				}
-			}
-		})
+		checkHandRoutes(t, c.name, c.md, c.want)
 	}
 	for s, want := range map[string]bool{
 		"查看到缓存命中为0%":   true,
