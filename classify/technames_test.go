@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -78,4 +79,28 @@ func TestGeneralVocabularyTags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hasTechSuffix is the expression it replaced, word for word.
+func TestHasTechSuffix(t *testing.T) {
+	re := regexp.MustCompile(`[a-z]{2,}(?:-?db|-?mq|-?ctl)$`)
+	for _, w := range []string{"influxdb", "zeromq", "kubectl", "kube-ctl", "x-db", "ab-db", "abdb", "db", "adb",
+		"a-db", "ab--db", "mongodb", "Mongodb", "MongoDB", "rabbitmq", "mq", "ctl", "bctl", "ab_db", "a1db", "ab1db",
+		"systemctl", "journalctl", "feedback", "bomb", "ctldb", "x", "", "лаdb", "ab-mq", "ab-ctl", "a-ctl"} {
+		if got, want := hasTechSuffix(w), re.MatchString(w); got != want {
+			t.Errorf("hasTechSuffix(%q) = %v, the expression says %v", w, got, want)
+		}
+	}
+}
+
+func FuzzHasTechSuffix(f *testing.F) {
+	re := regexp.MustCompile(`[a-z]{2,}(?:-?db|-?mq|-?ctl)$`)
+	for _, w := range []string{"influxdb", "kube-ctl", "a-db", "ab--db"} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if got, want := hasTechSuffix(w), re.MatchString(w); got != want {
+			t.Errorf("hasTechSuffix(%q) = %v, the expression says %v", w, got, want)
+		}
+	})
 }
