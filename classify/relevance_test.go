@@ -196,3 +196,28 @@ func bandName(s, low, high float64) string {
 	}
 	return BandUncertain
 }
+
+// countDates counts what the date expression finds in the whole text.
+func TestCountDates(t *testing.T) {
+	for _, s := range []string{
+		"", "no dates here", "on 2024-03-05 at 14:00\nand again on 5 march\nmar 3rd, 2021",
+		"2024年3月5日发生故障\n3月6日恢复", "12.03.2023 и 13 марта\n\nпотом 14 марта",
+		strings.Repeat("jan 1 2020-01-01\n", 40),
+	} {
+		want := min(len(dateRe.FindAllStringIndex(s, 50)), 50)
+		if got := countDates(s, 50); got != want {
+			t.Errorf("countDates(%q) = %d, the expression finds %d", s, got, want)
+		}
+	}
+}
+
+func FuzzCountDates(f *testing.F) {
+	for _, s := range []string{"on 2024-03-05\nmar 3rd, 2021", "3月6日\n12.03.2023", "dec\n5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := countDates(s, 50), len(dateRe.FindAllStringIndex(s, 50)); got != want {
+			t.Errorf("countDates(%q) = %d, the expression finds %d", s, got, want)
+		}
+	})
+}
