@@ -619,12 +619,27 @@ var planVerbsEN = map[string]bool{
 	"track": true, "set": true, "establish": true, "evaluate": true, "consider": true, "explore": true,
 }
 
-// nounsInT are common Russian nouns (and words) that end like an
-// infinitive; -ость/-ность nouns are told by their ending.
-var nounsInT = map[string]bool{
+// ruNotInfinitives are common Russian words that end like an infinitive
+// (nouns, numerals, adverbs); -ость/-сть nouns are told by their ending.
+var ruNotInfinitives = map[string]bool{
 	"часть": true, "сеть": true, "память": true, "путь": true, "суть": true, "треть": true, "нить": true,
-	"опять": true, "пять": true, "десять": true, "печать": true, "власть": true, "смерть": true, "честь": true,
-	"есть": true, "знать": true,
+	"опять": true, "пять": true, "десять": true, "девять": true, "печать": true, "власть": true, "смерть": true,
+	"честь": true, "есть": true, "знать": true, "теперь": true, "мать": true, "тетрадь": true, "кровать": true,
+	"почти": true, "пути": true, "сети": true, "части": true, "памяти": true, "сквозь": true,
+}
+
+// ruInfinitive reports a word shaped like a Russian infinitive
+// ("вернуть", "переклонировать", "отключиться", "провести"), not a word of
+// that shape ("часть", "сеть", "скорость").
+func ruInfinitive(w string) bool {
+	if utf8.RuneCountInString(w) < 5 || ruNotInfinitives[w] {
+		return false
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "ся"), "сь")
+	if strings.HasSuffix(w, "сть") {
+		return false
+	}
+	return strings.HasSuffix(w, "ть") || strings.HasSuffix(w, "чь") || strings.HasSuffix(w, "ти")
 }
 
 // leadsWithPlanVerb reports whether low (a lower-cased list item) opens
@@ -645,10 +660,7 @@ func leadsWithPlanVerb(low string) bool {
 	}
 	r0, _ := utf8.DecodeRuneInString(w)
 	if unicode.Is(unicode.Cyrillic, r0) {
-		if nounsInT[w] || strings.HasSuffix(w, "ость") || utf8.RuneCountInString(w) < 5 {
-			return false
-		}
-		return strings.HasSuffix(w, "ть") || strings.HasSuffix(w, "ться") || strings.HasSuffix(w, "чь")
+		return ruInfinitive(w)
 	}
 	return planVerbsEN[w] && end < len(low) && low[end] == ' '
 }

@@ -649,25 +649,6 @@ func ruVerbless(w []string) bool {
 	return true
 }
 
-// ruInfinitive reports a word shaped like a Russian infinitive
-// ("вернуть", "переклонировать", "отключиться"), not a noun of that shape
-// ("часть", "сеть", "скорость").
-func ruInfinitive(w string) bool {
-	if utf8.RuneCountInString(w) < 5 || ruNotInfinitives[w] {
-		return false
-	}
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "ся"), "сь")
-	if strings.HasSuffix(w, "сть") {
-		return false
-	}
-	return strings.HasSuffix(w, "ть") || strings.HasSuffix(w, "чь") || strings.HasSuffix(w, "ти")
-}
-
-// ruNotInfinitives are words shaped like an infinitive that are not.
-var ruNotInfinitives = map[string]bool{"память": true, "опять": true, "десять": true, "девять": true,
-	"теперь": true, "путь": true, "сеть": true, "мать": true, "тетрадь": true, "кровать": true, "печать": true,
-	"почти": true, "пути": true, "сети": true, "части": true, "памяти": true, "сквозь": true}
-
 // ruDone reports a short passive participle of a step done ("добавлен",
 // "восстановлена", "исправлено", "отключены").
 func ruDone(w string) bool {
