@@ -328,18 +328,18 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 	return x
 }
 
-// countDates counts dateRe's matches in s, at most max: line by line, and
-// only in lines with a digit. Every date form holds a digit and none
+// countDates counts dateRe's matches in s, at most limit: line by line,
+// and only in lines with a digit. Every date form holds a digit and none
 // spans a line break, so the count is the expression's over all of s, at
 // a fraction of the cost (the engine tries the expression from every byte).
-func countDates(s string, max int) int {
+func countDates(s string, limit int) int {
 	n := 0
 	for line := range strings.SplitSeq(s, "\n") {
-		if n >= max {
+		if n >= limit {
 			break
 		}
 		if strings.ContainsAny(line, "0123456789") {
-			n += len(dateRe.FindAllStringIndex(line, max-n))
+			n += len(dateRe.FindAllStringIndex(line, limit-n))
 		}
 	}
 	return n

@@ -408,9 +408,11 @@ type Lease struct {
 	rev uint64
 }
 
-// startLagMax is how late after its recorded start a request may go out
-// before Acquire records the later time as the host's latest request.
-const startLagMax = 2 * time.Millisecond
+// startLag is how late after its recorded start a request may go out
+// before Acquire records the later time as the host's latest request: a
+// hundredth of the delay, at least 2 ms, so a cluster's ordinary write
+// round trip costs no second write.
+func startLag(delay time.Duration) time.Duration { return max(2*time.Millisecond, delay/100) }
 
 // Acquire waits for host to allow a request: its turn come (booked in
 // order behind the requests already waiting), the delay passed since the
@@ -471,12 +473,13 @@ func (l *HostLimiter) Acquire(ctx context.Context, host string, delay, maxWait t
 				return nil, err
 			}
 			if ok {
-				// The request goes out only now, after the write: when the
-				// write was slow, the next request's delay must count from
-				// here, or the host sees two requests closer than it asked
+				// The request goes out only after the write: when the write
+				// was slow, the next request's delay should count from
+				// then, or the host sees two requests closer than it asked
 				// (a 30 ms write, then a 3 ms one, made 0.7 s read 0.67).
-				// Best effort: a lost race leaves the earlier start.
-				if sent := time.Now(); sent.Sub(now) > startLagMax {
+				// Best effort: this second write's own time is not
+				// counted, and a lost race leaves the earlier start.
+				if sent := time.Now(); sent.Sub(now) > startLag(delay) {
 					later := st
 					later.Last = sent
 					later.Next = maxTime(st.Next, sent.Add(delay))
