@@ -315,15 +315,17 @@ var blogPlatforms = map[string]bool{"github": true, "gitlab": true, "bitbucket":
 	"tumblr": true, "ghost": true, "notion": true, "netlify": true, "vercel": true, "pages": true, "sr": true}
 
 // genericLabelParts are the parts of a hyphenated domain name that do not
-// name the organisation: "rust-lang.org" is Rust's, "acme-hq.com" Acme's.
+// name the organisation: "acme-hq.com" is Acme's when the text says "Acme".
+// ("lang" is not one: "rust-lang.org" -> Rust helped only the source it was
+// checked on, see classify/README.)
 var genericLabelParts = map[string]bool{"hq": true, "app": true, "inc": true, "labs": true,
 	"team": true, "project": true, "official": true, "eng": true, "dev": true, "io": true, "tech": true, "blog": true,
 	"org": true, "group": true, "status": true, "engineering": true, "cloud": true}
 
 // refineOrganization names the organisation from the page itself where
 // the address and the metadata left it open, or left only a repository's
-// name: the domain's name as the text spells it ("rust-lang.org" and a
-// text about "Rust": Rust), and a repository's owner when the text names
+// name: the domain's name as the text spells it ("letsencrypt.org" and a
+// text about "Let's Encrypt": Let's Encrypt), and a repository's owner when the text names
 // that owner in full ("acmecorp" and a text about "Acme Corp": Acme Corp).
 func refineOrganization(d *Document) {
 	u, err := url.Parse(d.URL)
