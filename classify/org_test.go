@@ -3,6 +3,7 @@ package classify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -168,4 +169,46 @@ func TestEventMatchesIsTheWholeTextScan(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOrgTextMatchesIsTheWholeTextScan checks that the "at Acme, we"
+// patterns, run on the lines that hold their words, find the names one
+// scan of the whole text finds.
+func TestOrgTextMatchesIsTheWholeTextScan(t *testing.T) {
+	for _, text := range orgTextSeeds {
+		checkOrgTextMatches(t, text)
+	}
+}
+
+var orgTextSeeds = []string{
+	"At Acme, we run everything on Kubernetes.\nHere at Beta Corp we care.\nWe at Gamma Labs saw it.",
+	"Intro.  At Acme, reliability is our first concern. What we did at Delta, we\nAt Omega, us",
+	"В компании «Ромашка» мы упали. Мы в Acme Cloud видим. У нас в Acme Cloud тоже.",
+	"在阿里巴巴公司，我们发现。在 Acme 公司，我们\n我们 Acme 团队。我们是腾讯集团",
+	"that we at. At\nAt First, we\nat Acme\n, we",
+	"",
+}
+
+func checkOrgTextMatches(t *testing.T, text string) {
+	t.Helper()
+	for i, re := range orgTextRes {
+		var want []string
+		for _, m := range re.FindAllStringSubmatch(text, 5) {
+			want = append(want, m[1])
+		}
+		var got []string
+		for _, m := range orgTextMatches(i, text) {
+			got = append(got, m[1])
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("pattern %d on %q: names %q, want %q", i, text, got, want)
+		}
+	}
+}
+
+func FuzzOrgTextMatches(f *testing.F) {
+	for _, s := range orgTextSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkOrgTextMatches)
 }
