@@ -21,6 +21,39 @@ var (
 	mdRefDef    = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s+\S+`)
 )
 
+// The line expressions are anchored, yet Go's backtracker clears a bitmap
+// as long as the line before it fails at the first character, so every
+// long paragraph line cost a pass per expression. Each helper checks the
+// character an expression must open with first (RE2's \s is [\t\n\f\r ]).
+
+// opensWith reports whether line, after RE2 white space, starts with prefix.
+func opensWith(line, prefix string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, "\t\n\f\r "), prefix)
+}
+
+// isMDHeading is mdHeading.MatchString(trim).
+func isMDHeading(trim string) bool {
+	return strings.HasPrefix(trim, "#") && mdHeading.MatchString(trim)
+}
+
+// isMDListItem is mdListItem.MatchString(line).
+func isMDListItem(line string) bool {
+	t := strings.TrimLeft(line, "\t\n\f\r ")
+	if t == "" {
+		return false
+	}
+	c := t[0]
+	return (c == '-' || c == '*' || c == '+' || c >= '0' && c <= '9') && mdListItem.MatchString(line)
+}
+
+// dropTaskBox removes a list item's leading task box ("[ ] ", "[x] ").
+func dropTaskBox(item string) string {
+	if !strings.HasPrefix(item, "[") {
+		return item
+	}
+	return mdTaskBox.ReplaceAllString(item, "")
+}
+
 // extractMarkdown reads Markdown with optional YAML (---) or TOML (+++)
 // front matter. Blocks come out in the same shape as from HTML.
 func extractMarkdown(raw []byte, opts Options) (*Document, error) {
@@ -64,7 +97,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			b.block(Code, strings.Join(code, "\n"))
 		case trim == "":
 			flush()
-		case len(para) == 0 && strings.HasPrefix(line, "    ") && !mdListItem.MatchString(line):
+		case len(para) == 0 && strings.HasPrefix(line, "    ") && !isMDListItem(line):
 			// indented code block
 			var code []string
 			for ; i < len(lines) && (strings.HasPrefix(lines[i], "    ") || strings.TrimSpace(lines[i]) == ""); i++ {
@@ -72,7 +105,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			}
 			i--
 			b.block(Code, strings.Join(code, "\n"))
-		case mdHeading.MatchString(trim):
+		case isMDHeading(trim):
 			flush()
 			m := mdHeading.FindStringSubmatch(trim)
 			mdHeadingTo(&b, d, len(m[1]), m[2])
@@ -95,22 +128,22 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			flush()
 		case trim == "***" || trim == "---" || trim == "___":
 			flush()
-		case mdRefDef.MatchString(line):
+		case opensWith(line, "[") && mdRefDef.MatchString(line):
 			flush()
-		case mdListItem.MatchString(line):
+		case isMDListItem(line):
 			flush()
 			item := mdListItem.FindStringSubmatch(line)[1]
 			// lazy continuation lines belong to the item
 			for i+1 < len(lines) {
 				next := lines[i+1]
 				nt := strings.TrimSpace(next)
-				if nt == "" || mdListItem.MatchString(next) || mdHeading.MatchString(nt) || strings.HasPrefix(nt, "```") || strings.HasPrefix(nt, ">") || strings.HasPrefix(nt, "|") {
+				if nt == "" || isMDListItem(next) || isMDHeading(nt) || strings.HasPrefix(nt, "```") || strings.HasPrefix(nt, ">") || strings.HasPrefix(nt, "|") {
 					break
 				}
 				item += " " + nt
 				i++
 			}
-			b.block(ListItem, inlineMD(mdTaskBox.ReplaceAllString(item, "")))
+			b.block(ListItem, inlineMD(dropTaskBox(item)))
 		case strings.HasPrefix(trim, ">"):
 			flush()
 			var q []string

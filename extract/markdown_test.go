@@ -48,3 +48,38 @@ func TestMarkdownSoftBreaks(t *testing.T) {
 		}
 	}
 }
+
+var mdLineSeeds = []string{"# Title", "###### deep ##", "#nospace", "  - item", "\t* item", "+ x", "12. step", "3) step",
+	"-no space", "    [ref]: https://example.com/x", "[ref]: http://a", "   [x] done", "[x] task", "[ ] open", "", " ", "plain line",
+	"\f- odd space", "\v- vertical tab", "１. full-width digit", "— dash", "#️⃣ emoji"}
+
+func checkMDLine(t *testing.T, line string) {
+	t.Helper()
+	if got, want := isMDHeading(line), mdHeading.MatchString(line); got != want {
+		t.Errorf("isMDHeading(%q) = %v, the expression says %v", line, got, want)
+	}
+	if got, want := isMDListItem(line), mdListItem.MatchString(line); got != want {
+		t.Errorf("isMDListItem(%q) = %v, the expression says %v", line, got, want)
+	}
+	if got, want := opensWith(line, "[") && mdRefDef.MatchString(line), mdRefDef.MatchString(line); got != want {
+		t.Errorf("reference definition %q: %v, the expression says %v", line, got, want)
+	}
+	if got, want := dropTaskBox(line), mdTaskBox.ReplaceAllString(line, ""); got != want {
+		t.Errorf("dropTaskBox(%q) = %q, the expression gives %q", line, got, want)
+	}
+}
+
+// TestMarkdownLineChecks: the first-character checks before the line
+// expressions change no answer.
+func TestMarkdownLineChecks(t *testing.T) {
+	for _, line := range mdLineSeeds {
+		checkMDLine(t, line)
+	}
+}
+
+func FuzzMarkdownLineChecks(f *testing.F) {
+	for _, line := range mdLineSeeds {
+		f.Add(line)
+	}
+	f.Fuzz(checkMDLine)
+}

@@ -21,7 +21,7 @@ func extractText(raw []byte, opts Options) (*Document, error) {
 		switch {
 		case trim == "":
 			flush()
-		case mdListItem.MatchString(line) || strings.HasPrefix(trim, "•") || strings.HasPrefix(trim, "·"):
+		case isMDListItem(line) || strings.HasPrefix(trim, "•") || strings.HasPrefix(trim, "·"):
 			flush()
 			item := strings.TrimLeft(trim, "•· ")
 			if m := mdListItem.FindStringSubmatch(line); m != nil {
