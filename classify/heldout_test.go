@@ -204,10 +204,10 @@ func withHeldOut(docs []heldOutDoc, source string, f func()) {
 	}
 	unique := func(s string) bool { return onlyIn(seen, s, source) }
 	savedRC, savedTA, savedTE := rootCauseCues, triggerAll, triggerEvent
-	savedAliases, savedFolded, savedSlugs, savedNorm := tagAliasList, foldedTags, foldedSlugs, normalizeTag
+	savedAliases, savedFolded, savedSlugs, savedExact, savedNorm := tagAliasList, foldedTags, foldedSlugs, exactTags, normalizeTag
 	defer func() {
 		rootCauseCues, triggerAll, triggerEvent = savedRC, savedTA, savedTE
-		tagAliasList, foldedTags, foldedSlugs, normalizeTag = savedAliases, savedFolded, savedSlugs, savedNorm
+		tagAliasList, foldedTags, foldedSlugs, exactTags, normalizeTag = savedAliases, savedFolded, savedSlugs, savedExact, savedNorm
 	}()
 	rootCauseCues = drop(savedRC, unique)
 	triggerAll, triggerEvent = triggerIndex(drop(triggerCues, unique), drop(triggerEvents, unique))
@@ -221,7 +221,7 @@ func withHeldOut(docs []heldOutDoc, source string, f func()) {
 		kept = append(kept, al)
 	}
 	tagAliasList = kept
-	foldedTags, foldedSlugs = foldTags(kept)
+	foldedTags, foldedSlugs, exactTags = foldTags(kept)
 	normalizeTag = func(s string) (string, bool) {
 		if gone[strings.ToLower(strings.TrimSpace(s))] {
 			return "", false
