@@ -144,8 +144,66 @@ func textOrganization(title, text string) string {
 	if name := signOffOrganization(text); name != "" {
 		return name
 	}
-	return copyrightOrganization(text)
+	if name := copyrightOrganization(text); name != "" {
+		return name
+	}
+	return familyOrganization(title, text)
 }
+
+// A provider's status-page report names its products, not itself: "Post
+// Incident Review (PIR) – Cobalt Portal" with "the Cobalt Portal and
+// Cobalt CLI", "Mini Incident Report: Kestrel Kubernetes Engine" with "the
+// Kestrel control plane". A capitalised word of such a title that the text
+// writes before two different words, one capitalised, and never in lower
+// case, names the family.
+var statusReportTitle = regexp.MustCompile(`(?i)\b(?:post[- ]incident review|pir|incident report|root cause analysis|rca|incident summary|service (?:event|disruption))\b`)
+
+// reportTitleWords are the words of report titles that are no name.
+var reportTitleWords = map[string]bool{"Post": true, "Review": true, "Report": true, "Mini": true, "Root": true, "Cause": true,
+	"Analysis": true, "Service": true, "Event": true, "Preliminary": true, "Update": true, "Issue": true, "Region": true}
+
+// familyOrganization returns the product family a status-page report's
+// title names, or "".
+func familyOrganization(title, text string) string {
+	if !statusReportTitle.MatchString(title) {
+		return ""
+	}
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || strings.ToUpper(w) == w || len(w) < 3 ||
+			!orgName(w) || teamWords[w] || reportTitleWords[w] || wholeWordIn(text, strings.ToLower(w)) {
+			continue // not a name, an acronym, or a word of the language ("Partial")
+		}
+		next, capital := map[string]bool{}, false
+		for from := 0; ; {
+			i := strings.Index(text[from:], w+" ")
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(w) + 1
+			if prev, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && isWordRune(prev) {
+				continue
+			}
+			rest := text[from:]
+			end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+			if end < 0 {
+				end = len(rest)
+			}
+			if end > 0 {
+				next[rest[:end]] = true
+				r, _ := utf8.DecodeRuneInString(rest)
+				capital = capital || unicode.IsUpper(r)
+			}
+		}
+		if len(next) >= 2 && capital {
+			return w
+		}
+	}
+	return ""
+}
+
+// wholeWordIn reports whether w occurs in s as a whole word.
+func wholeWordIn(s, w string) bool { return countWhole(s, w) > 0 }
 
 // A post that tells of keeping its own status page names the company's
 // host: "we posted updates on status.acme.com", "our status page

@@ -212,3 +212,21 @@ func FuzzOrgTextMatches(f *testing.F) {
 	}
 	f.Fuzz(checkOrgTextMatches)
 }
+
+func TestFamilyOrganization(t *testing.T) {
+	pir := "What happened? Between 13:40 and 15:05 UTC customers could not sign in to the Cobalt Portal and the Cobalt CLI. How did we respond? We rolled back the change."
+	for _, tt := range []struct{ name, title, text, want string }{
+		{"PIR", "Post Incident Review (PIR) – Cobalt Portal – Sign-in failures", pir, "Cobalt"},
+		{"mini incident report", "Mini Incident Report: Kestrel Kubernetes Engine",
+			"From 08:00 to 08:45 Kestrel Kubernetes Engine clusters could not create nodes. Root cause: an expired certificate in the Kestrel control plane.", "Kestrel"},
+		{"not a report's title", "Why sign-in failed on the Cobalt Portal", pir, ""},
+		{"named before one word only", "Incident Report: Cobalt Portal", "Customers could not sign in to the Cobalt Portal. The Cobalt Portal is back.", ""},
+		{"a word of the language", "Incident Report: Partial Outage", "A Partial Outage hit, then Partial Recovery came; the partial fix held.", ""},
+		{"an acronym", "Incident Report: EU Sign-in", "EU West and EU Central saw errors.", ""},
+		{"the report's own words", "Post Incident Review (PIR) – Sign-in", "This Post Incident Review covers it. Post Mortem follows. We rolled back.", ""},
+	} {
+		if got := familyOrganization(tt.title, tt.text); got != tt.want {
+			t.Errorf("%s: familyOrganization = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
