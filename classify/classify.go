@@ -314,6 +314,8 @@ func analyse(doc *extract.Document) *analysis {
 	}
 	a.ruStory()
 	a.zhStoryOrder()
+	a.zhMeta()
+	a.zhTrialSteps()
 	a.purposeFragments()
 	a.storyEN()
 	for i := range a.units {

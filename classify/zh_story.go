@@ -315,3 +315,50 @@ func (a *analysis) zhStoryOrder() {
 		}
 	}
 }
+
+// zhMetaMarks tell a sentence about the post itself ("本文记录了…",
+// "整个过程记录下来，给大家参考"), as metaSentence does in English.
+var zhMetaMarks = cues("本文", "这篇文章", "这篇博客", "这篇博文", "本篇", "这篇笔记", "这里记录", "在此记录", "记录一下",
+	"记录下来", "给大家参考", "供大家参考", "分享给大家", "跟大家分享", "和大家分享", "与大家分享")
+
+// zhMeta takes out of every field, in a Chinese post's story sections, a
+// sentence about the post itself (zhMetaMarks).
+func (a *analysis) zhMeta() {
+	if !zhMostly(a.low) {
+		return
+	}
+	for i := range a.units {
+		u := &a.units[i]
+		if u.assigned != fNone && storyKind(u.kind) && hasHan(u.low) && zhMetaMarks.any(u.low) {
+			u.story, u.preStory = true, u.assigned
+			u.assigned = fNone
+		}
+	}
+}
+
+// zhTrialSteps takes out of remediation, in a Chinese post, the steps told
+// in its story sections before the first sentence that states the cause:
+// while the cause is unknown, a step reached by weak fix cues is a trial of
+// the hunt ("尝试重启了控制器，无效。"), not the fix (a 把/将 change and a
+// strong fix cue keep theirs). A post that states no cause is not read so.
+func (a *analysis) zhTrialSteps() {
+	if !zhMostly(a.low) {
+		return
+	}
+	reveal := -1
+	for i := range a.units {
+		if zhReveals(&a.units[i]) {
+			reveal = i
+			break
+		}
+	}
+	// no cause told: no turn to read (as in zhStoryOrder)
+	for i := 0; i < reveal; i++ {
+		u := &a.units[i]
+		if u.assigned == fRemediation && storyKind(u.kind) && hasHan(u.low) && u.scores[fRemediation] < overrideMin &&
+			!zhDisposalFix(u.low) {
+			u.story, u.preStory = true, u.assigned
+			u.assigned = fNone
+		}
+	}
+}

@@ -210,3 +210,46 @@ func TestChineseStoryOrder(t *testing.T) {
 		t.Error("zhMostly misreads the script")
 	}
 }
+
+// TestChineseMeta checks zhMeta (metaSentence in Chinese) on a made-up
+// post: a sentence about the post itself goes to no field.
+func TestChineseMeta(t *testing.T) {
+	md := "# 一次缓存雪崩的排查\n\n" +
+		"本文记录了上周缓存集群重启后接口超时的排查和修复过程。\n\n" +
+		"上周四缓存集群重启后，订单接口大量超时。\n\n" +
+		"原来是所有缓存键的过期时间都设成了同一个值，重启后同时失效。\n\n" +
+		"我们把过期时间改为在基准值上加一个随机数，之后再也没有出现超时。\n\n" +
+		"整个过程踩了不少坑，记录下来给大家参考。\n"
+	checkHandRoutes(t, "zh meta", md, []routeWant{
+		{"本文记录了上周缓存集群重启后接口超时的排查和修复过程。", ""},
+		{"原来是所有缓存键的过期时间都设成了同一个值，重启后同时失效。", "root_cause"},
+		{"我们把过期时间改为在基准值上加一个随机数，之后再也没有出现超时。", "remediation"},
+		{"整个过程踩了不少坑，记录下来给大家参考。", ""},
+	})
+}
+
+// TestChineseTrialSteps checks zhTrialSteps on made-up posts: before the
+// cause is stated, a step reached by weak fix cues is a trial of the hunt,
+// not the fix; a 把/将 change keeps its route, the fix after the cause is
+// the fix, and a post that states no cause is not read so.
+func TestChineseTrialSteps(t *testing.T) {
+	md := "# 记一次任务调度失败\n\n" +
+		"周三下午，调度平台上的任务全部提交失败。\n\n" +
+		"先尝试重启了调度服务，无效。接着又重启了注册中心。\n\n" +
+		"我们把调度服务的超时改为 30 秒，问题依旧。\n\n" +
+		"最后发现是证书过期了，调度服务连不上注册中心。\n\n" +
+		"更新证书后重启调度服务，任务恢复提交。\n"
+	checkHandRoutes(t, "zh trial", md, []routeWant{
+		{"先尝试重启了调度服务，无效。", ""},
+		{"接着又重启了注册中心。", ""}, // the order, not 无效, makes it a trial
+		{"我们把调度服务的超时改为 30 秒，问题依旧。", "remediation"},
+		{"最后发现是证书过期了，调度服务连不上注册中心。", "root_cause"},
+		{"更新证书后重启调度服务，任务恢复提交。", "remediation"},
+	})
+	noCause := "# 周末的一次重启\n\n" +
+		"周六晚上网站打不开了。\n\n" +
+		"重启了网关服务，网站恢复访问。\n"
+	checkHandRoutes(t, "zh trial, no cause", noCause, []routeWant{
+		{"重启了网关服务，网站恢复访问。", "remediation"},
+	})
+}
