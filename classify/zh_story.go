@@ -238,19 +238,24 @@ func zhReveals(u *unit) bool {
 	return u.kind == fRootCause || u.scores[fRootCause] >= 3 || zhCauseFound.any(u.low)
 }
 
+// zhRevealIndex is the index of the first unit that states the cause
+// found, or -1.
+func (a *analysis) zhRevealIndex() int {
+	for i := range a.units {
+		if zhReveals(&a.units[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 // zhStoryOrder routes, in a Chinese post, what was seen before the cause
 // was found.
 func (a *analysis) zhStoryOrder() {
 	if !zhMostly(a.low) {
 		return
 	}
-	reveal := -1
-	for i := range a.units {
-		if zhReveals(&a.units[i]) {
-			reveal = i
-			break
-		}
-	}
+	reveal := a.zhRevealIndex()
 	if reveal < 0 {
 		return // no cause told: no turn to read
 	}
@@ -345,13 +350,7 @@ func (a *analysis) zhTrialSteps() {
 	if !zhMostly(a.low) {
 		return
 	}
-	reveal := -1
-	for i := range a.units {
-		if zhReveals(&a.units[i]) {
-			reveal = i
-			break
-		}
-	}
+	reveal := a.zhRevealIndex()
 	// no cause told: no turn to read (as in zhStoryOrder)
 	for i := 0; i < reveal; i++ {
 		u := &a.units[i]
