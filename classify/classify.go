@@ -196,6 +196,8 @@ type analysis struct {
 	low        string         // lower-cased prose of the whole article
 	compCounts map[string]int // component cue counts in low, once computed
 	model      bool           // the field model routed the units
+	zhProse    int8           // a.chinese(): 0 not yet asked, 1 Chinese, -1 not
+	ruw        [][]string     // a.ruWordsOf: each unit's Russian words, once split
 }
 
 // analyse splits doc into units and routes each to a field.
@@ -651,8 +653,15 @@ func (c *Classifier) Explain(doc *extract.Document) []Route {
 }
 
 func hasHan(s string) bool {
-	for _, r := range s {
-		if isHanRune(r) {
+	for i := 0; i < len(s); i++ {
+		// every Han letter's UTF-8 lead byte is at least 0xE2 (U+2E80 is
+		// E2 BA 80); continuation bytes and the lead bytes of lower code
+		// points are under it, so only these bytes start a rune worth
+		// decoding
+		if s[i] < 0xE2 {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); isHanRune(r) {
 			return true
 		}
 	}

@@ -83,7 +83,7 @@ func (a *analysis) ruStory() {
 		if !ruStoryKind(u.kind) || !cyrillic(u.low) {
 			continue
 		}
-		w := ruWords(u.low)
+		w := a.ruWordsOf(i)
 		switch {
 		case u.assigned == fSymptoms && ruAbsent(w) && !ruFailing(w):
 			u.assigned = fNone // "ошибок не было": nothing failed there
@@ -97,14 +97,14 @@ func (a *analysis) ruStory() {
 	for i := range a.units {
 		u := &a.units[i]
 		if i > reveal && (u.assigned == fNone || u.assigned == fDetection) && ruStoryKind(u.kind) &&
-			cyrillic(u.low) && ruNow(ruWords(u.low)) {
+			cyrillic(u.low) && ruNow(a.ruWordsOf(i)) {
 			u.assigned = fActionItems // "Теперь скрипт проверяет …": what is in place from now on
 			continue
 		}
 		if u.assigned != fNone || !ruStoryKind(u.kind) || isQuestion(u.text) || !cyrillic(u.low) || apology.any(u.low) {
 			continue
 		}
-		w := ruWords(u.low)
+		w := a.ruWordsOf(i)
 		switch {
 		case i < reveal:
 			sym := u.scores[fSymptoms]
@@ -183,7 +183,7 @@ func ruNow(w []string) bool {
 // вернулось"): its steps reproduce the failure, they do not fix it.
 func (a *analysis) ruTrial(i int) bool {
 	for j := i; j >= 0 && a.units[j].block == a.units[i].block; j-- {
-		for _, x := range ruWords(a.units[j].low) {
+		for _, x := range a.ruWordsOf(j) {
 			for _, s := range ruTrialStems {
 				if strings.HasPrefix(x, s) {
 					return true
@@ -215,6 +215,23 @@ func cyrillic(s string) bool {
 
 // ruWords splits lower-cased text into its words (letters and digits, ё
 // folded to е, so one ending test serves both spellings).
+// ruWordsOf is ruWords of unit i, split once per document: the story
+// passes ask for a unit's words again and again (ruTrial reads a
+// paragraph's earlier sentences for each of its sentences). The words are
+// only read.
+func (a *analysis) ruWordsOf(i int) []string {
+	if a.ruw == nil {
+		a.ruw = make([][]string, len(a.units))
+	}
+	if a.ruw[i] == nil {
+		a.ruw[i] = ruWords(a.units[i].low)
+		if a.ruw[i] == nil {
+			a.ruw[i] = []string{}
+		}
+	}
+	return a.ruw[i]
+}
+
 func ruWords(low string) []string {
 	low = strings.ReplaceAll(low, "ё", "е")
 	return strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' })
@@ -554,7 +571,7 @@ func (a *analysis) ruHeaded() {
 		if u.assigned == fNone || !cyrillic(u.low) {
 			continue
 		}
-		w := ruWords(u.low)
+		w := a.ruWordsOf(i)
 		switch {
 		case (u.kind == fRootCause || u.kind == fSymptoms) && u.assigned == u.kind && ruExplains(w):
 			u.assigned = fNone // "Git хранит содержимое в объектах.": how it works, not what went wrong

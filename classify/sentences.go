@@ -132,7 +132,11 @@ func isCloser(r rune) bool {
 	return false
 }
 
-func isHanRune(r rune) bool { return unicode.Is(unicode.Han, r) }
+func isHanRune(r rune) bool { return r >= hanFirst && unicode.Is(unicode.Han, r) }
+
+// hanFirst is the lowest code point of the Han script (CJK Radicals
+// Supplement): under it the table lookup can only say no.
+const hanFirst = 0x2E80
 
 // isAbbreviation reports whether the text before a full stop ends in a known
 // abbreviation or a single letter (initials, "т. е.").

@@ -219,7 +219,17 @@ var zhClockLead = regexp.MustCompile(`^\s*\d{1,2}[:：]\d{2}`)
 // third of the letters.
 func zhMostly(low string) bool {
 	han, other := 0, 0
-	for _, r := range low {
+	for i := 0; i < len(low); {
+		if b := low[i]; b < utf8.RuneSelf {
+			// an ASCII letter is a letter and never Han: no table lookup
+			if 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' {
+				other++
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(low[i:])
+		i += n
 		switch {
 		case isHanRune(r):
 			han++
@@ -228,6 +238,18 @@ func zhMostly(low string) bool {
 		}
 	}
 	return han > 0 && 3*han >= other
+}
+
+// chinese reports, once per document, whether the article's prose is
+// mostly Chinese (zhMostly of a.low); three Chinese passes ask.
+func (a *analysis) chinese() bool {
+	if a.zhProse == 0 {
+		a.zhProse = -1
+		if zhMostly(a.low) {
+			a.zhProse = 1
+		}
+	}
+	return a.zhProse > 0
 }
 
 // zhReveals reports the sentence that states the cause found.
@@ -252,7 +274,7 @@ func (a *analysis) zhRevealIndex() int {
 // zhStoryOrder routes, in a Chinese post, what was seen before the cause
 // was found.
 func (a *analysis) zhStoryOrder() {
-	if !zhMostly(a.low) {
+	if !a.chinese() {
 		return
 	}
 	reveal := a.zhRevealIndex()
@@ -329,7 +351,7 @@ var zhMetaMarks = cues("本文", "这篇文章", "这篇博客", "这篇博文",
 // zhMeta takes out of every field, in a Chinese post's story sections, a
 // sentence about the post itself (zhMetaMarks).
 func (a *analysis) zhMeta() {
-	if !zhMostly(a.low) {
+	if !a.chinese() {
 		return
 	}
 	for i := range a.units {
@@ -347,7 +369,7 @@ func (a *analysis) zhMeta() {
 // the hunt ("尝试重启了控制器，无效。"), not the fix (a 把/将 change and a
 // strong fix cue keep theirs). A post that states no cause is not read so.
 func (a *analysis) zhTrialSteps() {
-	if !zhMostly(a.low) {
+	if !a.chinese() {
 		return
 	}
 	reveal := a.zhRevealIndex()
