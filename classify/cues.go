@@ -440,8 +440,40 @@ var allFieldCues, allFieldOf = func() (cueSet, []field) {
 		cs = append(cs, c)
 		of = append(of, fObserve)
 	}
+	for i, m := range sentenceMarks {
+		for _, c := range m {
+			cs = append(cs, c)
+			of = append(of, fNone)
+			allMarkOf[len(cs)-1] = 1 << i
+		}
+	}
 	return cs, of
 }()
+
+// sentenceMarks are the cue sets sentenceScores asks of every sentence
+// after its fields are scored; their cues ride in allFieldCues' one scan
+// (allMarkOf[ci] is the bit of mark i, markBit(i)) instead of each
+// scanning the sentence again. The order is the mark constants'.
+var sentenceMarks = [...]cueSet{exposition, noLonger, notCause, zhCauseFound, noDetection, restartLoop, hypothesis,
+	confirmed, apology, reportedAdvice, zhTaught}
+
+const (
+	mExposition = 1 << iota
+	mNoLonger
+	mNotCause
+	mZhCauseFound
+	mNoDetection
+	mRestartLoop
+	mHypothesis
+	mConfirmed
+	mApology
+	mReportedAdvice
+	mZhTaught
+)
+
+// allMarkOf maps a cue of allFieldCues to its mark bit (0 for a field,
+// advice or observation cue).
+var allMarkOf = map[int]uint16{}
 
 // noDetection names the absence of an alert: "there is no alert for it" is
 // a gap to fix, not how the incident was found.
@@ -541,6 +573,7 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 	out = make(map[field]float64, 4)
 	var seen []int
 	obs := false
+	var marks uint16 // sentenceMarks found
 	// one word counts once per field, at its best cue: "解决方案" is not
 	// also "解决", "rolled back" not also "roll"
 	type hit struct {
@@ -556,6 +589,10 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		}
 		seen = append(seen, ci)
 		f, w := allFieldOf[ci], allFieldCues[ci].weight
+		if f == fNone {
+			marks |= allMarkOf[ci]
+			return true
+		}
 		switch f {
 		case fAdvice:
 			adv = true
@@ -578,15 +615,15 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		return true
 	})
 	zhStory(low, out, adv)
-	if obs && out[fSymptoms] > 0 && !exposition.any(low) && !noLonger.any(low) && !notCause.any(low) && !zhCauseFound.any(low) {
+	if obs && out[fSymptoms] > 0 && marks&mExposition == 0 && marks&mNoLonger == 0 && marks&mNotCause == 0 && marks&mZhCauseFound == 0 {
 		out[fSymptoms] += observeBonus
 	}
-	if out[fDetection] > 0 && (noDetection.any(low) || out[fActionItems] >= 2) {
+	if out[fDetection] > 0 && (marks&mNoDetection != 0 || out[fActionItems] >= 2) {
 		// "no alert for it" is a gap, "we will add an alert" a plan: neither
 		// is how the incident was found
 		delete(out, fDetection)
 	}
-	if restartLoop.any(low) {
+	if marks&mRestartLoop != 0 {
 		// "频繁重启", "kept restarting": a crash loop seen, not a restart done
 		out[fSymptoms] += 2
 		if out[fRemediation] > 0 {
@@ -596,22 +633,22 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 			}
 		}
 	}
-	if hypothesis.any(low) && !confirmed.any(low) {
+	if marks&mHypothesis != 0 && marks&mConfirmed == 0 {
 		// "at first we suspected an attack": a guess, neither a symptom
 		// nor the cause (unless it was borne out)
 		delete(out, fSymptoms)
 		delete(out, fRootCause)
 		delete(out, fTrigger) // a guess sets nothing off
 	}
-	if len(out) > 0 && apology.any(low) {
+	if len(out) > 0 && marks&mApology != 0 {
 		clear(out)
 		return out, false
 	}
-	if out[fRootCause] > 0 && notCause.any(low) {
+	if out[fRootCause] > 0 && marks&mNotCause != 0 {
 		// "it is unlikely to be caused by...", "排除了...": a cause ruled out
 		delete(out, fRootCause)
 	}
-	return out, adv && (!reportedAdvice.any(low) || zhTaught.any(low))
+	return out, adv && (marks&mReportedAdvice == 0 || marks&mZhTaught != 0)
 }
 
 // endsWord reports whether a match of w ending at end is a whole word: the
