@@ -562,12 +562,32 @@ func labelParagraph(text string) (field, bool) {
 	return k, true
 }
 
+// labelColon is the offset of text's first colon (':' or '：') when it
+// stands at most limit bytes in, else -1: strings.IndexAny with a
+// non-ASCII set decodes the whole sentence rune by rune, where a label's
+// colon can only be near the start. ':' never occurs inside a UTF-8
+// sequence and '：' opens with a lead byte, so a byte scan finds what
+// IndexAny finds.
+func labelColon(text string, limit int) int {
+	for i := 0; i < len(text) && i <= limit; i++ {
+		switch text[i] {
+		case ':':
+			return i
+		case 0xEF:
+			if strings.HasPrefix(text[i:], "：") {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // inlineLabel reads a leading "Label: " of at most a few words ("Root
 // cause: ...", "What happened?: ...", "原因：...") and returns the kind it
 // names and its length in bytes, 0 if there is none.
 func inlineLabel(text string) (field, int) {
-	i := strings.IndexAny(text, ":：")
-	if i <= 0 || i > 60 {
+	i := labelColon(text, 60)
+	if i <= 0 {
 		return fNone, 0
 	}
 	head := strings.Trim(text[:i], "*_ ?")
@@ -683,8 +703,8 @@ func isLeadIn(s string) bool {
 // isDefinition reports a "identifier: meaning" line, as settings and API
 // references are written.
 func isDefinition(text string) bool {
-	i := strings.IndexAny(text, ":：")
-	if i <= 0 || i > 64 {
+	i := labelColon(text, 64)
+	if i <= 0 {
 		return false
 	}
 	head := strings.Trim(text[:i], "`*_ ")
