@@ -31,19 +31,80 @@ func opensWith(line, prefix string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, "\t\n\f\r "), prefix)
 }
 
+// isRE2Space is RE2's \s: [\t\n\f\r ].
+func isRE2Space(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// parseMDHeading is mdHeading on trim, read by hand (the expression's two
+// passes on every heading line were 4% of a post's extraction): the level
+// (1-6 '#'s before RE2 white space) and the text, which the lazy group
+// leaves without its trailing white space, closing '#'s and white space
+// ("## Why C#" gives "Why C", as the expression does).
+func parseMDHeading(trim string) (level int, text string, ok bool) {
+	for level < len(trim) && trim[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 || level == len(trim) || !isRE2Space(trim[level]) {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(trim[level:], "\t\n\f\r ")
+	end := len(rest)
+	for end > 0 && isRE2Space(rest[end-1]) {
+		end--
+	}
+	for end > 0 && rest[end-1] == '#' {
+		end--
+	}
+	for end > 0 && isRE2Space(rest[end-1]) {
+		end--
+	}
+	if strings.IndexByte(rest[:end], '\n') >= 0 {
+		return 0, "", false // the lazy '.' stops at a line break
+	}
+	return level, rest[:end], true
+}
+
 // isMDHeading is mdHeading.MatchString(trim).
 func isMDHeading(trim string) bool {
-	return strings.HasPrefix(trim, "#") && mdHeading.MatchString(trim)
+	_, _, ok := parseMDHeading(trim)
+	return ok
+}
+
+// parseMDListItem is mdListItem on line, read by hand: the item's text
+// after its marker ("-", "*", "+", "12.", "3)") and RE2 white space.
+func parseMDListItem(line string) (item string, ok bool) {
+	t := strings.TrimLeft(line, "\t\n\f\r ")
+	if t == "" {
+		return "", false
+	}
+	n := 0
+	switch c := t[0]; {
+	case c == '-' || c == '*' || c == '+':
+		n = 1
+	case c >= '0' && c <= '9':
+		for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+			n++
+		}
+		if n == len(t) || t[n] != '.' && t[n] != ')' {
+			return "", false
+		}
+		n++
+	default:
+		return "", false
+	}
+	if n == len(t) || !isRE2Space(t[n]) {
+		return "", false
+	}
+	item = strings.TrimLeft(t[n:], "\t\n\f\r ")
+	if strings.IndexByte(item, '\n') >= 0 {
+		return "", false
+	}
+	return item, true
 }
 
 // isMDListItem is mdListItem.MatchString(line).
 func isMDListItem(line string) bool {
-	t := strings.TrimLeft(line, "\t\n\f\r ")
-	if t == "" {
-		return false
-	}
-	c := t[0]
-	return (c == '-' || c == '*' || c == '+' || c >= '0' && c <= '9') && mdListItem.MatchString(line)
+	_, ok := parseMDListItem(line)
+	return ok
 }
 
 // dropTaskBox removes a list item's leading task box ("[ ] ", "[x] ").
@@ -107,8 +168,8 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			b.block(Code, strings.Join(code, "\n"))
 		case isMDHeading(trim):
 			flush()
-			m := mdHeading.FindStringSubmatch(trim)
-			mdHeadingTo(&b, d, len(m[1]), m[2])
+			level, text, _ := parseMDHeading(trim)
+			mdHeadingTo(&b, d, level, text)
 		case len(para) > 0 && isSetextRule(trim):
 			// "Title\n=====" and "Section\n-------"
 			level := 2
@@ -132,7 +193,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			flush()
 		case isMDListItem(line):
 			flush()
-			item := mdListItem.FindStringSubmatch(line)[1]
+			item, _ := parseMDListItem(line)
 			// lazy continuation lines belong to the item
 			for i+1 < len(lines) {
 				next := lines[i+1]

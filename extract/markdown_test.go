@@ -51,7 +51,9 @@ func TestMarkdownSoftBreaks(t *testing.T) {
 
 var mdLineSeeds = []string{"# Title", "###### deep ##", "#nospace", "  - item", "\t* item", "+ x", "12. step", "3) step",
 	"-no space", "    [ref]: https://example.com/x", "[ref]: http://a", "   [x] done", "[x] task", "[ ] open", "", " ", "plain line",
-	"\f- odd space", "\v- vertical tab", "１. full-width digit", "— dash", "#️⃣ emoji"}
+	"\f- odd space", "\v- vertical tab", "１. full-width digit", "— dash", "#️⃣ emoji",
+	"## Why C#", "# # #", "#  spaced  ##  ", "####### seven", "#\tTab", "## a\nb", "- a\nb", "12.) x", "7.\t\ttabbed", "- ", "-\t",
+	"1.", "## ", "##\x00", "* \xff bad", "# x \\#", "# 0\n", "- \nitem", "- a\n"}
 
 func checkMDLine(t *testing.T, line string) {
 	t.Helper()
@@ -60,6 +62,16 @@ func checkMDLine(t *testing.T, line string) {
 	}
 	if got, want := isMDListItem(line), mdListItem.MatchString(line); got != want {
 		t.Errorf("isMDListItem(%q) = %v, the expression says %v", line, got, want)
+	}
+	if m := mdHeading.FindStringSubmatch(line); m != nil {
+		if level, text, _ := parseMDHeading(line); level != len(m[1]) || text != m[2] {
+			t.Errorf("parseMDHeading(%q) = %d %q, the expression says %d %q", line, level, text, len(m[1]), m[2])
+		}
+	}
+	if m := mdListItem.FindStringSubmatch(line); m != nil {
+		if item, _ := parseMDListItem(line); item != m[1] {
+			t.Errorf("parseMDListItem(%q) = %q, the expression says %q", line, item, m[1])
+		}
 	}
 	if got, want := opensWith(line, "[") && mdRefDef.MatchString(line), mdRefDef.MatchString(line); got != want {
 		t.Errorf("reference definition %q: %v, the expression says %v", line, got, want)

@@ -24,8 +24,8 @@ func extractText(raw []byte, opts Options) (*Document, error) {
 		case isMDListItem(line) || strings.HasPrefix(trim, "•") || strings.HasPrefix(trim, "·"):
 			flush()
 			item := strings.TrimLeft(trim, "•· ")
-			if m := mdListItem.FindStringSubmatch(line); m != nil {
-				item = m[1]
+			if m, ok := parseMDListItem(line); ok {
+				item = m
 			}
 			b.block(ListItem, item)
 		default:
