@@ -82,7 +82,8 @@ func checkMDLine(t *testing.T, line string) {
 }
 
 // TestMarkdownLineChecks: the first-character checks before the line
-// expressions change no answer.
+// expressions change no answer, and the hand readers of headings and list
+// items give the expressions' groups.
 func TestMarkdownLineChecks(t *testing.T) {
 	for _, line := range mdLineSeeds {
 		checkMDLine(t, line)
