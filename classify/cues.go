@@ -421,9 +421,11 @@ func (lc labelledCues) counts(low string) map[string]int {
 	return out
 }
 
-// allFieldCues merges fieldCues, and the advice cues as fAdvice, so a
-// sentence is scanned once for every field.
-var allFieldCues, allFieldOf = func() (cueSet, []field) {
+// allFieldCues merges fieldCues, the advice cues as fAdvice, the
+// observation cues as fObserve and the sentence marks (allMarkOf[ci] is the
+// cue's mark bit, 0 for the others), so a sentence is scanned once for every
+// field and mark.
+var allFieldCues, allFieldOf, allMarkOf = func() (cueSet, []field, []marks) {
 	var cs cueSet
 	var of []field
 	for _, f := range contentFields {
@@ -440,25 +442,27 @@ var allFieldCues, allFieldOf = func() (cueSet, []field) {
 		cs = append(cs, c)
 		of = append(of, fObserve)
 	}
-	for i, m := range sentenceMarks {
+	markOf := make([]marks, len(cs))
+	for k, m := range sentenceMarks {
 		for _, c := range m {
 			cs = append(cs, c)
 			of = append(of, fNone)
-			allMarkOf[len(cs)-1] = 1 << i
+			markOf = append(markOf, 1<<k)
 		}
 	}
-	return cs, of
+	return cs, of, markOf
 }()
 
 // sentenceMarks are the cue sets sentenceScores asks of every sentence
 // after its fields are scored; their cues ride in allFieldCues' one scan
-// (allMarkOf[ci] is the bit of mark i, markBit(i)) instead of each
-// scanning the sentence again. The order is the mark constants'.
-var sentenceMarks = [...]cueSet{exposition, noLonger, notCause, zhCauseFound, noDetection, restartLoop, hypothesis,
-	confirmed, apology, reportedAdvice, zhTaught}
+// instead of each scanning the sentence again.
+var sentenceMarks = [...]cueSet{mExposition: exposition, mNoLonger: noLonger, mNotCause: notCause,
+	mZhCauseFound: zhCauseFound, mNoDetection: noDetection, mRestartLoop: restartLoop, mHypothesis: hypothesis,
+	mConfirmed: confirmed, mApology: apology, mReportedAdvice: reportedAdvice, mZhTaught: zhTaught}
 
+// Marks, by their index in sentenceMarks.
 const (
-	mExposition = 1 << iota
+	mExposition = iota
 	mNoLonger
 	mNotCause
 	mZhCauseFound
@@ -471,9 +475,10 @@ const (
 	mZhTaught
 )
 
-// allMarkOf maps a cue of allFieldCues to its mark bit (0 for a field,
-// advice or observation cue).
-var allMarkOf = map[int]uint16{}
+// marks is a set of sentenceMarks, a bit each.
+type marks uint16
+
+func (m marks) has(k int) bool { return m&(1<<k) != 0 }
 
 // noDetection names the absence of an alert: "there is no alert for it" is
 // a gap to fix, not how the incident was found.
@@ -573,7 +578,7 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 	out = make(map[field]float64, 4)
 	var seen []int
 	obs := false
-	var marks uint16 // sentenceMarks found
+	var found marks // sentenceMarks in low
 	// one word counts once per field, at its best cue: "解决方案" is not
 	// also "解决", "rolled back" not also "roll"
 	type hit struct {
@@ -590,7 +595,7 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		seen = append(seen, ci)
 		f, w := allFieldOf[ci], allFieldCues[ci].weight
 		if f == fNone {
-			marks |= allMarkOf[ci]
+			found |= allMarkOf[ci]
 			return true
 		}
 		switch f {
@@ -615,15 +620,15 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		return true
 	})
 	zhStory(low, out, adv)
-	if obs && out[fSymptoms] > 0 && marks&mExposition == 0 && marks&mNoLonger == 0 && marks&mNotCause == 0 && marks&mZhCauseFound == 0 {
+	if obs && out[fSymptoms] > 0 && !found.has(mExposition) && !found.has(mNoLonger) && !found.has(mNotCause) && !found.has(mZhCauseFound) {
 		out[fSymptoms] += observeBonus
 	}
-	if out[fDetection] > 0 && (marks&mNoDetection != 0 || out[fActionItems] >= 2) {
+	if out[fDetection] > 0 && (found.has(mNoDetection) || out[fActionItems] >= 2) {
 		// "no alert for it" is a gap, "we will add an alert" a plan: neither
 		// is how the incident was found
 		delete(out, fDetection)
 	}
-	if marks&mRestartLoop != 0 {
+	if found.has(mRestartLoop) {
 		// "频繁重启", "kept restarting": a crash loop seen, not a restart done
 		out[fSymptoms] += 2
 		if out[fRemediation] > 0 {
@@ -633,22 +638,22 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 			}
 		}
 	}
-	if marks&mHypothesis != 0 && marks&mConfirmed == 0 {
+	if found.has(mHypothesis) && !found.has(mConfirmed) {
 		// "at first we suspected an attack": a guess, neither a symptom
 		// nor the cause (unless it was borne out)
 		delete(out, fSymptoms)
 		delete(out, fRootCause)
 		delete(out, fTrigger) // a guess sets nothing off
 	}
-	if len(out) > 0 && marks&mApology != 0 {
+	if len(out) > 0 && found.has(mApology) {
 		clear(out)
 		return out, false
 	}
-	if out[fRootCause] > 0 && marks&mNotCause != 0 {
+	if out[fRootCause] > 0 && found.has(mNotCause) {
 		// "it is unlikely to be caused by...", "排除了...": a cause ruled out
 		delete(out, fRootCause)
 	}
-	return out, adv && (marks&mReportedAdvice == 0 || marks&mZhTaught != 0)
+	return out, adv && (!found.has(mReportedAdvice) || found.has(mZhTaught))
 }
 
 // endsWord reports whether a match of w ending at end is a whole word: the

@@ -8,8 +8,8 @@ import (
 // exactly where its own scan finds it.
 
 // marksOf collects the mark bits of low as sentenceScores' scan does.
-func marksOf(low string) uint16 {
-	var m uint16
+func marksOf(low string) marks {
+	var m marks
 	compiled(allFieldCues).eachAt(low, func(ci, _ int) bool {
 		if allFieldOf[ci] == fNone {
 			m |= allMarkOf[ci]
@@ -20,8 +20,8 @@ func marksOf(low string) uint16 {
 }
 
 // marksPlain asks every mark set on its own, as sentenceScores did.
-func marksPlain(low string) uint16 {
-	var m uint16
+func marksPlain(low string) marks {
+	var m marks
 	for i, cs := range sentenceMarks {
 		if cs.any(low) {
 			m |= 1 << i
@@ -32,7 +32,7 @@ func marksPlain(low string) uint16 {
 
 func TestSentenceMarksRideTheFieldScan(t *testing.T) {
 	if len(sentenceMarks) > 16 {
-		t.Fatalf("%d marks do not fit allMarkOf's uint16", len(sentenceMarks))
+		t.Fatalf("%d marks do not fit the marks type's 16 bits", len(sentenceMarks))
 	}
 	for i, cs := range sentenceMarks {
 		for _, c := range cs {

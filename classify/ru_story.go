@@ -213,8 +213,6 @@ func cyrillic(s string) bool {
 	return cy > la
 }
 
-// ruWords splits lower-cased text into its words (letters and digits, ё
-// folded to е, so one ending test serves both spellings).
 // ruWordsOf is ruWords of unit i, split once per document: the story
 // passes ask for a unit's words again and again (ruTrial reads a
 // paragraph's earlier sentences for each of its sentences). The words are
@@ -232,6 +230,8 @@ func (a *analysis) ruWordsOf(i int) []string {
 	return a.ruw[i]
 }
 
+// ruWords splits lower-cased text into its words (letters and digits, ё
+// folded to е, so one ending test serves both spellings).
 func ruWords(low string) []string {
 	low = strings.ReplaceAll(low, "ё", "е")
 	return strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' })

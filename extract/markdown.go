@@ -8,8 +8,6 @@ import (
 )
 
 var (
-	mdHeading   = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
-	mdListItem  = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
 	mdTaskBox   = regexp.MustCompile(`^\[[ xX]\]\s+`)
 	mdImage     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
 	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
@@ -26,19 +24,23 @@ var (
 // long paragraph line cost a pass per expression. Each helper checks the
 // character an expression must open with first (RE2's \s is [\t\n\f\r ]).
 
+// re2Space is RE2's \s.
+const re2Space = "\t\n\f\r "
+
 // opensWith reports whether line, after RE2 white space, starts with prefix.
 func opensWith(line, prefix string) bool {
-	return strings.HasPrefix(strings.TrimLeft(line, "\t\n\f\r "), prefix)
+	return strings.HasPrefix(strings.TrimLeft(line, re2Space), prefix)
 }
 
-// isRE2Space is RE2's \s: [\t\n\f\r ].
+// isRE2Space reports a byte of re2Space.
 func isRE2Space(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
-// parseMDHeading is mdHeading on trim, read by hand (the expression's two
-// passes on every heading line were 4% of a post's extraction): the level
-// (1-6 '#'s before RE2 white space) and the text, which the lazy group
-// leaves without its trailing white space, closing '#'s and white space
-// ("## Why C#" gives "Why C", as the expression does).
+// parseMDHeading reads a heading line by hand as mdHeading,
+// `^(#{1,6})\s+(.*?)\s*#*\s*$`, read it (two passes of the expression on
+// every heading line were 4% of a post's extraction; the tests keep it as
+// the reference): the level (1-6 '#'s before RE2 white space) and the text,
+// which the lazy group leaves without its trailing white space, closing
+// '#'s and white space ("## Why C#" gives "Why C", as the expression does).
 func parseMDHeading(trim string) (level int, text string, ok bool) {
 	for level < len(trim) && trim[level] == '#' {
 		level++
@@ -46,7 +48,7 @@ func parseMDHeading(trim string) (level int, text string, ok bool) {
 	if level == 0 || level > 6 || level == len(trim) || !isRE2Space(trim[level]) {
 		return 0, "", false
 	}
-	rest := strings.TrimLeft(trim[level:], "\t\n\f\r ")
+	rest := strings.TrimLeft(trim[level:], re2Space)
 	end := len(rest)
 	for end > 0 && isRE2Space(rest[end-1]) {
 		end--
@@ -63,16 +65,17 @@ func parseMDHeading(trim string) (level int, text string, ok bool) {
 	return level, rest[:end], true
 }
 
-// isMDHeading is mdHeading.MatchString(trim).
+// isMDHeading reports a Markdown heading line.
 func isMDHeading(trim string) bool {
 	_, _, ok := parseMDHeading(trim)
 	return ok
 }
 
-// parseMDListItem is mdListItem on line, read by hand: the item's text
-// after its marker ("-", "*", "+", "12.", "3)") and RE2 white space.
+// parseMDListItem reads a list item line by hand as mdListItem,
+// `^\s*(?:[-*+]|\d+[.)])\s+(.*)$`, read it: the item's text after its marker
+// ("-", "*", "+", "12.", "3)") and RE2 white space.
 func parseMDListItem(line string) (item string, ok bool) {
-	t := strings.TrimLeft(line, "\t\n\f\r ")
+	t := strings.TrimLeft(line, re2Space)
 	if t == "" {
 		return "", false
 	}
@@ -94,14 +97,14 @@ func parseMDListItem(line string) (item string, ok bool) {
 	if n == len(t) || !isRE2Space(t[n]) {
 		return "", false
 	}
-	item = strings.TrimLeft(t[n:], "\t\n\f\r ")
+	item = strings.TrimLeft(t[n:], re2Space)
 	if strings.IndexByte(item, '\n') >= 0 {
 		return "", false
 	}
 	return item, true
 }
 
-// isMDListItem is mdListItem.MatchString(line).
+// isMDListItem reports a Markdown list item line.
 func isMDListItem(line string) bool {
 	_, ok := parseMDListItem(line)
 	return ok

@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestInlineMD(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -48,6 +51,13 @@ func TestMarkdownSoftBreaks(t *testing.T) {
 		}
 	}
 }
+
+// The expressions the hand readers of headings and list items replaced,
+// kept as their reference.
+var (
+	mdHeading  = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	mdListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
+)
 
 var mdLineSeeds = []string{"# Title", "###### deep ##", "#nospace", "  - item", "\t* item", "+ x", "12. step", "3) step",
 	"-no space", "    [ref]: https://example.com/x", "[ref]: http://a", "   [x] done", "[x] task", "[ ] open", "", " ", "plain line",
