@@ -150,16 +150,19 @@ var orgSuffixes = []string{"networks", "network", "labs", "systems", "software",
 // documentOrganization is who had the incident, for a document whose
 // address may be a repository file: the host table, then what the document
 // says about itself (front matter), then the repository.
-func documentOrganization(pageURL, stated string) string {
+// fromRepo reports the answer is a repository's own name.
+func documentOrganization(pageURL, stated string) (org string, fromRepo bool) {
 	u, err := url.Parse(pageURL)
 	if err != nil || u.Hostname() == "" {
-		return strings.TrimSpace(stated)
+		return strings.TrimSpace(stated), false
 	}
 	host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
 	if org := organization(host, pageURL, stated); org != "" {
-		return org
+		return org, false
 	}
-	return repoOrganization(host, u.Path)
+	org = repoOrganization(host, u.Path)
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	return org, org != "" && len(parts) >= 2 && org == parts[1]
 }
 
 // repoOrganization names the organisation behind a repository file: the
@@ -177,7 +180,7 @@ func repoOrganization(host, path string) string {
 	owner, repo := parts[0], parts[1]
 	lr := strings.ToLower(repo)
 	switch {
-	case strings.HasSuffix(lr, ".github.io") || strings.HasSuffix(lr, ".gitlab.io") || lr == strings.ToLower(owner):
+	case pagesRepo(lr) || lr == strings.ToLower(owner):
 		return ""
 	case genericRepos[strings.NewReplacer("-", "", "_", "", ".", "").Replace(lr)],
 		strings.Contains(lr, "."), // a site's repository: "www.acme.net", "blog.acme.org"
@@ -339,11 +342,29 @@ func refineOrganization(d *Document) {
 	}
 	if codeHosts[host] {
 		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-		if len(parts) < 2 || !strings.EqualFold(d.Organization, parts[1]) || strings.EqualFold(parts[0], parts[1]) {
+		if len(parts) < 2 {
+			return
+		}
+		owner, repo := parts[0], parts[1]
+		if d.Organization == "" && pagesRepo(repo) {
+			// "acme.github.io" is a person's site or an organisation's: the
+			// owner's when the post names it, and it is not the author.
+			if name := textNameFor(text, squash(owner)); name != "" && squash(name) != squash(d.Author) {
+				d.Organization = name
+			}
+			return
+		}
+		if !d.orgFromRepo || strings.EqualFold(owner, repo) {
 			return // not the repository's name: the owner or a stated name stands
 		}
-		if name := textNameFor(text, squash(parts[0])); name != "" {
+		if name := textNameFor(text, squash(owner)); name != "" {
 			d.Organization = name
+		} else if wordCount(strings.ToLower(text), strings.ToLower(repo), 2) < 2 && !ownerNamesRepo(owner, repo) {
+			// A product names itself in its own write-up, or its owner's
+			// login does ("acme-labs/acme"); a repository name the post
+			// never uses ("notes", "family-site") is a folder, not who had
+			// the incident.
+			d.Organization = ""
 		}
 		return
 	}
@@ -360,6 +381,55 @@ func refineOrganization(d *Document) {
 			return
 		}
 	}
+}
+
+// pagesRepo reports a repository that serves its owner's site ("acme.github.io").
+func pagesRepo(repo string) bool {
+	lr := strings.ToLower(repo)
+	return strings.HasSuffix(lr, ".github.io") || strings.HasSuffix(lr, ".gitlab.io") ||
+		strings.HasSuffix(lr, ".codeberg.page")
+}
+
+// ownerNamesRepo reports an owner login with the repository's name as one
+// of its hyphenated parts ("ethereum-optimism" and "optimism").
+func ownerNamesRepo(owner, repo string) bool {
+	r := strings.ToLower(repo)
+	for _, p := range strings.FieldsFunc(strings.ToLower(owner), func(c rune) bool { return c == '-' || c == '_' }) {
+		if p == r {
+			return true
+		}
+	}
+	return false
+}
+
+// wordCount counts word occurrences of w in text up to limit: w not run
+// into a letter or digit on either side ("erni-ki" in "ERNI-KI's", not in
+// "ernikit").
+func wordCount(text, w string, limit int) int {
+	n := 0
+	for i := 0; n < limit && w != ""; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			break
+		}
+		at, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(text[:at])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if !isWordRune(before) && !isWordRune(after) {
+			n++
+			i = end
+			continue
+		}
+		i = at + 1
+	}
+	return n
+}
+
+// isWordRune: a letter or digit a name cannot run into. Chinese writes
+// Latin names against its characters ("新版lanternd把"), so Han and the
+// scripts after it do not count.
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && r < 0x2E80 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 // orgScan is how much of a document the name rules read.
@@ -427,8 +497,10 @@ func textNameFor(text, want string) string {
 				if r := phrase[0]; r < 'A' || r > 'Z' {
 					continue
 				}
-				if squash(strings.TrimRight(phrase, ".")) == want {
-					counts[strings.TrimRight(phrase, ".")]++
+				// "Acme's" is Acme: the possessive is not the name
+				name := strings.TrimSuffix(strings.TrimRight(phrase, "."), "'s")
+				if squash(name) == want {
+					counts[name]++
 				}
 			}
 		}

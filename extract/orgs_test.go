@@ -3,14 +3,18 @@ package extract
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRefineOrganization: the organisation named from the page itself, on
 // made-up posts. Each case holds only with its rule: the domain spelled by
 // the text (en, ru, zh posts naming a Latin brand), a repository owner
-// named in full; and a domain, a personal site or a product repository no
-// text names gives no guess.
+// named in full (possessive too), a product repository the text names (en,
+// ru, zh) or its owner's login does, the owner of a "<owner>.github.io"
+// site the text names when that is not the author; and a domain, a
+// personal site or a repository no text names gives no guess.
 func TestRefineOrganization(t *testing.T) {
 	tests := []struct {
 		file, url, want string
@@ -21,11 +25,23 @@ func TestRefineOrganization(t *testing.T) {
 		{"project_en.md", "https://blog.quill-lang.org/2024/05/stale-index/", ""}, // a domain the text never names: no guess
 		{"personal_en.md", "https://anna-k.dev/posts/disk/", ""},
 		{"personal_en.md", "https://annak.github.io/posts/disk/", ""},
-		// initials alone do not name the owner: "NWT" could split the login several ways
-		{"acronym_en.md", "https://github.com/northwindtraders/shipit/blob/main/docs/incidents/ci-budget.md", "shipit"},
+		// initials alone do not name the owner ("NWT" could split the login
+		// several ways), and the repository is named once, in passing
+		{"acronym_en.md", "https://github.com/northwindtraders/shipit/blob/main/docs/incidents/ci-budget.md", ""},
 		{"ownername_en.md", "https://github.com/acmecorp/widget/blob/main/postmortems/signing-key.md", "Acme Corp"},
-		// the repository is the product and the text never names its owner
-		{"personal_en.md", "https://github.com/annak/homelab/blob/main/notes/disk.md", "homelab"},
+		// a repository the text never names is a folder, not who had the incident
+		{"personal_en.md", "https://github.com/annak/homelab/blob/main/notes/disk.md", ""},
+		// ... unless its owner's login names it
+		{"personal_en.md", "https://github.com/homelab-project/homelab/blob/main/notes/disk.md", "homelab"},
+		// a product the post names in its own write-up
+		{"product_en.md", "https://github.com/someone/lanternd/blob/main/docs/outage.md", "lanternd"},
+		{"product_ru.md", "https://github.com/someone/lanternd/blob/main/docs/outage.md", "lanternd"},
+		{"product_zh.md", "https://github.com/someone/lanternd/blob/main/docs/outage.md", "lanternd"},
+		{"product_en.md", "https://github.com/someone/lantern/blob/main/docs/outage.md", ""}, // "lanternd" is not "lantern"
+		// an organisation's site repository, the owner named ("Acme Corp's")
+		{"pages_en.md", "https://github.com/acmecorp/acmecorp.github.io/blob/main/_posts/disks.md", "Acme Corp"},
+		// a person's: the name the text gives is the author's
+		{"pages_personal_en.md", "https://github.com/danareyes/danareyes.github.io/blob/main/_posts/disk.md", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+" "+tt.url, func(t *testing.T) {
@@ -42,4 +58,26 @@ func TestRefineOrganization(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzWordCount: a word count never exceeds the plain count of the
+// substring nor its limit, and a word (starting and ending in a letter or
+// digit) set off by spaces counts once.
+func FuzzWordCount(f *testing.F) {
+	f.Add("erni-ki and ERNI-KI's fix", "erni-ki")
+	f.Add("周二lanternd有。的lanternd把", "lanternd")
+	f.Add("aaaa", "aa")
+	f.Fuzz(func(t *testing.T, text, w string) {
+		n := wordCount(text, w, 3)
+		if n > 3 || w != "" && n > strings.Count(text, w) {
+			t.Fatalf("wordCount(%q, %q) = %d", text, w, n)
+		}
+		first, _ := utf8.DecodeRuneInString(w)
+		last, _ := utf8.DecodeLastRuneInString(w)
+		if isWordRune(first) && isWordRune(last) {
+			if got := wordCount(" "+w+" ", w, 3); got != 1 {
+				t.Fatalf("wordCount of %q alone = %d", w, got)
+			}
+		}
+	})
 }
