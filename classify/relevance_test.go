@@ -203,10 +203,16 @@ func TestCountDates(t *testing.T) {
 		"", "no dates here", "on 2024-03-05 at 14:00\nand again on 5 march\nmar 3rd, 2021",
 		"2024年3月5日发生故障\n3月6日恢复", "12.03.2023 и 13 марта\n\nпотом 14 марта",
 		strings.Repeat("jan 1 2020-01-01\n", 40),
+		"we saw it on sep. 30th, 2024 and again on september 3 and octoberfest 12, 2020",
+		"decompression 5 and janitor 7, jan 1st 1999, dec31 2020, 30 сентября",
+		"v1.2.3 released 20240501 and 2024-13-45 is no date; 31.12.1999 is",
+		"2020-01-01-2020-02-02 and 1 2 3 4 5, may 12, 2021",
 	} {
-		want := min(len(dateRe.FindAllStringIndex(s, 50)), 50)
-		if got := countDates(s, 50); got != want {
-			t.Errorf("countDates(%q) = %d, the expression finds %d", s, got, want)
+		for _, limit := range []int{1, 2, 50} {
+			want := len(dateRe.FindAllStringIndex(s, limit))
+			if got := countDates(s, limit); got != want {
+				t.Errorf("countDates(%q, %d) = %d, the expression finds %d", s, limit, got, want)
+			}
 		}
 	}
 }
