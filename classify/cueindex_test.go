@@ -75,6 +75,7 @@ var cueIndexSeeds = []string{
 	"线上服务故障，原因是配置错误，回滚后恢复",
 	"kubernetes k8s postgres redis-cluster nginx: 502 bad gateway",
 	"mixed: 告警 alert сбой fail 失败\xff\xfe broken utf-8 ",
+	"runs into words: failсбой k8sпод упалfail ошибка500 сбой失败fail",
 	"",
 }
 

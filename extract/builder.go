@@ -83,6 +83,12 @@ func cleanText(s string) string {
 	if !nfcStable(s) {
 		s = nfc(strings.ToValidUTF8(s, ""))
 	}
+	return collapseSpace(s)
+}
+
+// collapseSpace drops control characters and turns each run of white
+// space into one space, none at the ends.
+func collapseSpace(s string) string {
 	var out strings.Builder
 	out.Grow(len(s))
 	space := false

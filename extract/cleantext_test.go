@@ -3,7 +3,6 @@ package extract
 import (
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -37,23 +36,7 @@ func TestNFCStableRunes(t *testing.T) {
 
 // cleanTextSlow is cleanText as it was: always repair and normalise.
 func cleanTextSlow(s string) string {
-	s = nfc(strings.ToValidUTF8(s, ""))
-	var out strings.Builder
-	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r) || r == '\u00a0' || r == '\u200b' || r == '\ufeff':
-			space = true
-		case unicode.IsControl(r):
-		default:
-			if space && out.Len() > 0 {
-				out.WriteByte(' ')
-			}
-			space = false
-			out.WriteRune(r)
-		}
-	}
-	return out.String()
+	return collapseSpace(nfc(strings.ToValidUTF8(s, "")))
 }
 
 func TestCleanTextIsSlowPath(t *testing.T) {
