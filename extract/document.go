@@ -55,10 +55,6 @@ type Document struct {
 	Tags         []string  `json:"tags"`          // front matter tags and categories, as written
 	Text         string    `json:"text"`          // main text: every block, including headings, joined by "\n"
 	Sections     []Section `json:"sections"`
-
-	// orgFromRepo: Organization is a repository's name read off the
-	// address, not stated by the page (refineOrganization weighs it).
-	orgFromRepo bool
 }
 
 // Options says what is known about the input besides its bytes.

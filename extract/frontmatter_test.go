@@ -107,7 +107,7 @@ func TestRepoOrganization(t *testing.T) {
 		{"https://blog.example.org/x", "", ""},
 	}
 	for _, tt := range tests {
-		if got, _ := documentOrganization(tt.url, tt.stated); got != tt.want {
+		if got := documentOrganization(tt.url, tt.stated); got != tt.want {
 			t.Errorf("documentOrganization(%q, %q) = %q, want %q", tt.url, tt.stated, got, tt.want)
 		}
 	}

@@ -231,7 +231,7 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	if d.Published == "" {
 		d.Published = leadingDate(d)
 	}
-	d.Organization, d.orgFromRepo = documentOrganization(opts.URL, d.Organization)
+	d.Organization = documentOrganization(opts.URL, d.Organization)
 	return d, nil
 }
 

@@ -380,7 +380,8 @@ func (m *meta) organization(host string) string {
 		}
 	}
 	if u, err := url.Parse(m.pageURL); err == nil {
-		return repoOrganization(host, u.Path)
+		org, _ := repoOrganization(host, u.Path)
+		return org
 	}
 	return ""
 }

@@ -150,44 +150,43 @@ var orgSuffixes = []string{"networks", "network", "labs", "systems", "software",
 // documentOrganization is who had the incident, for a document whose
 // address may be a repository file: the host table, then what the document
 // says about itself (front matter), then the repository.
-// fromRepo reports the answer is a repository's own name.
-func documentOrganization(pageURL, stated string) (org string, fromRepo bool) {
+func documentOrganization(pageURL, stated string) string {
 	u, err := url.Parse(pageURL)
 	if err != nil || u.Hostname() == "" {
-		return strings.TrimSpace(stated), false
+		return strings.TrimSpace(stated)
 	}
 	host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
 	if org := organization(host, pageURL, stated); org != "" {
-		return org, false
+		return org
 	}
-	org = repoOrganization(host, u.Path)
-	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-	return org, org != "" && len(parts) >= 2 && org == parts[1]
+	org, _ := repoOrganization(host, u.Path)
+	return org
 }
 
 // repoOrganization names the organisation behind a repository file: the
 // project when the repository is a product, its owner when the repository
 // only holds write-ups or a website ("postmortems", "www.acme.net"). A
-// personal site's repository ("someone.github.io") names nobody.
-func repoOrganization(host, path string) string {
+// personal site's repository ("someone.github.io") names nobody. product
+// reports the answer is the repository's own name.
+func repoOrganization(host, path string) (org string, product bool) {
 	if !codeHosts[host] {
-		return ""
+		return "", false
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return ""
+		return "", false
 	}
 	owner, repo := parts[0], parts[1]
 	lr := strings.ToLower(repo)
 	switch {
 	case pagesRepo(lr) || lr == strings.ToLower(owner):
-		return ""
+		return "", false
 	case genericRepos[strings.NewReplacer("-", "", "_", "", ".", "").Replace(lr)],
 		strings.Contains(lr, "."), // a site's repository: "www.acme.net", "blog.acme.org"
 		strings.HasSuffix(lr, "-website"), strings.HasSuffix(lr, "-site"), strings.HasSuffix(lr, "-blog"):
-		return humanLogin(owner)
+		return humanLogin(owner), false
 	}
-	return repo
+	return repo, true
 }
 
 // humanLogin turns an owner login into a name: "Chia-Network" -> "Chia
@@ -354,7 +353,7 @@ func refineOrganization(d *Document) {
 			}
 			return
 		}
-		if !d.orgFromRepo || strings.EqualFold(owner, repo) {
+		if org, product := repoOrganization(host, u.Path); !product || org != d.Organization {
 			return // not the repository's name: the owner or a stated name stands
 		}
 		if name := textNameFor(text, squash(owner)); name != "" {

@@ -49,6 +49,6 @@ func extractText(raw []byte, opts Options) (*Document, error) {
 	if d.Published == "" {
 		d.Published = pathDate(opts.Name)
 	}
-	d.Organization, d.orgFromRepo = documentOrganization(opts.URL, "")
+	d.Organization = documentOrganization(opts.URL, "")
 	return d, nil
 }
