@@ -240,6 +240,38 @@ var tagParent = map[string]string{
 	"tke": "tencent-cloud",
 }
 
+// ambiguousServices are the managed services whose names have another
+// common sense (a time zone, a function, a social network, a product of
+// another vendor), with the platform a post about the service names.
+var ambiguousServices = map[string]string{
+	"aurora": "aws", "lambda": "aws", "msk": "aws", "ecs": "aws", "sns": "aws", "efs": "aws",
+	"pubsub": "gcp", "gcs": "gcp", "gce": "gcp", "spanner": "gcp",
+}
+
+// platformWords are the whole words that name a platform in a post.
+var platformWords = map[string][]string{
+	"aws": {"aws", "amazon"},
+	"gcp": {"gcp", "google cloud", "google compute"},
+}
+
+// namesPlatform reports whether the title or the prose names platform, or
+// counts holds another of its services, one without a second sense (SQS
+// beside Lambda makes it AWS Lambda).
+func (a *analysis) namesPlatform(platform string, counts map[string]int) bool {
+	for child, parent := range tagParent {
+		if _, ambiguous := ambiguousServices[child]; parent == platform && !ambiguous && counts[child] > 0 {
+			return true
+		}
+	}
+	title := strings.ToLower(a.doc.Title)
+	for _, w := range platformWords[platform] {
+		if countWhole(a.low, w) > 0 || countWhole(title, w) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *analysis) tagScores(rootCause string, per []map[string]int) map[string]float64 {
 	// the article's counts are its sentences' (no alias spans a line)
 	counts := map[string]int{}
@@ -281,12 +313,26 @@ func (a *analysis) tagScores(rootCause string, per []map[string]int) map[string]
 			delete(counts, slug) // kept only when the title or the cause names it
 		}
 	}
+	// a service name with another common sense counts only in a post that
+	// names its platform: "15:15 MSK" is Moscow time, "ROS/Aurora" a robot's
+	// software, a Redis pub/sub channel no Google service
+	unplaced := map[string]bool{}
+	for slug, platform := range ambiguousServices {
+		if _, ok := counts[slug]; ok && !a.namesPlatform(platform, counts) {
+			unplaced[slug] = true
+			delete(counts, slug)
+		}
+	}
 	bonus := map[string]float64{}
 	for slug := range tagCounts(a.doc.Title, strings.ToLower(a.doc.Title)) {
-		bonus[slug] = titleWeight
+		if !unplaced[slug] {
+			bonus[slug] = titleWeight
+		}
 	}
 	for slug := range tagCounts(rootCause, strings.ToLower(rootCause)) {
-		bonus[slug] = max(bonus[slug], causeWeight)
+		if !unplaced[slug] {
+			bonus[slug] = max(bonus[slug], causeWeight)
+		}
 	}
 	for _, t := range a.doc.Tags {
 		if slug, ok := normalizeTag(t); ok {

@@ -112,3 +112,44 @@ func TestTagsInPassingSession6(t *testing.T) {
 		}
 	}
 }
+
+// TestTagAmbiguousServiceNeedsPlatform: a service name with another common
+// sense counts only where the post names the service's platform: "MSK"
+// after a clock time is Moscow time, "Aurora" beside a robot is no AWS
+// database, a Redis pub/sub channel is no Google service. Where the post
+// names the platform the same names are tags.
+func TestTagAmbiguousServiceNeedsPlatform(t *testing.T) {
+	for _, tc := range []struct {
+		name, md string
+		want     []string
+		not      []string
+	}{
+		{"ru-timezone", "# Сбой отправки отчётов\n\n**Дата:** 2025-03-14 09:20 MSK\n\n## Симптомы\n\n" +
+			"В 09:20 MSK бот перестал отправлять отчёты, PostgreSQL отвечал ошибкой на каждую запись.\n\n## Причина\n\n" +
+			"Поле с датой в PostgreSQL хранилось без часового пояса, и в 09:20 MSK сравнение дат сломалось.\n",
+			[]string{"postgresql"}, []string{"msk", "aws"}},
+		{"en-robot", "# Robot arm stopped\n\n## Symptoms\n\nAt 14:02 the arm controller froze and Aurora, the motion planner, " +
+			"stopped publishing paths.\n\n## Root cause\n\nThe Aurora planner read a corrupted map from the NVMe disk; " +
+			"Aurora restarted cleanly once the disk was replaced.\n",
+			nil, []string{"aurora", "aws"}},
+		{"zh-pubsub", "# 消息推送中断\n\n## 现象\n\n下午 3 点起 Redis 的 pub/sub 频道没有消息，推送全部中断。\n\n## 根本原因\n\n" +
+			"Redis 升级后 pub/sub 客户端没有重新订阅，pub/sub 消息全部丢失。\n",
+			[]string{"redis"}, []string{"pubsub", "gcp"}},
+		{"en-aws", "# Orders stuck\n\n## Symptoms\n\nOrders stopped moving through our AWS pipeline at 09:20: " +
+			"the MSK consumers lagged and Aurora writes timed out.\n\n## Root cause\n\n" +
+			"An MSK broker upgrade ran during peak hours and Aurora ran out of connections.\n",
+			[]string{"msk", "aurora", "aws"}, nil},
+	} {
+		tags := classifyMarkdown(t, tc.md).Tags
+		for _, w := range tc.want {
+			if !slices.Contains(tags, w) {
+				t.Errorf("%s: tags = %v, want %s", tc.name, tags, w)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(tags, n) {
+				t.Errorf("%s: tags = %v, want no %s", tc.name, tags, n)
+			}
+		}
+	}
+}
