@@ -460,11 +460,18 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		cs.Trigger.Kind = "unknown"
 		conf["trigger.kind"] = 0.2
 	}
+	// a step written as a plan ("Настроить алерты", "Add an alert") is
+	// what the team will do, not how it found out: its alert is no answer
 	det := strings.ToLower(cs.Detection.Description)
+	for i := range a.units {
+		if u := &a.units[i]; u.assigned == fDetection && leadsWithPlanVerb(u.low) {
+			det = strings.TrimSpace(strings.ReplaceAll(det, u.low, ""))
+		}
+	}
 	if det == "" {
 		// alerts and reports told anywhere in the story
 		for _, u := range a.units {
-			if u.scores[fDetection] >= 2 && (u.kind == fTimeline || u.kind == fNarrative || u.assigned == fSymptoms) {
+			if u.scores[fDetection] >= 2 && (u.kind == fTimeline || u.kind == fNarrative || u.assigned == fSymptoms) && !leadsWithPlanVerb(u.low) {
 				det += u.low + "\n"
 			}
 		}

@@ -136,3 +136,23 @@ func TestRootCauseGeneralWordsSession5(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannedAlertIsNoDetection: an alert the team plans to set up ("Set up
+// an alert", "Настроить алерты") tells what it will do, not how it found
+// the failure: the method does not become automated-alert from it.
+func TestPlannedAlertIsNoDetection(t *testing.T) {
+	for _, tc := range []struct{ name, md string }{
+		{"en", "# Uploads failed for a day\n\nOn Tuesday every upload of a scanned contract failed with an error 500. " +
+			"The upload handler wrote to a temporary folder that had filled up. We cleared the folder and moved it to a larger disk.\n\n" +
+			"## Recommendations\n\nThe upload page could be faster.\n\n" +
+			"- Set up alerting on monitoring of upload errors\n- Move temporary files to object storage\n"},
+		{"ru", "# Загрузка файлов не работала сутки\n\nВо вторник каждая загрузка скана договора падала с ошибкой 500. " +
+			"Обработчик загрузки писал во временную папку, которая переполнилась. Мы очистили папку и перенесли её на больший диск.\n\n" +
+			"## Рекомендации\n\nСтраница загрузки могла бы работать быстрее.\n\n" +
+			"- Настроить алерты мониторинга на ошибки загрузки\n- Перенести временные файлы в объектное хранилище\n"},
+	} {
+		if got := classifyMarkdown(t, tc.md).Detection.Method; got == "automated-alert" {
+			t.Errorf("%s: detection.method = %s, want anything but automated-alert", tc.name, got)
+		}
+	}
+}
