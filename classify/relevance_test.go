@@ -227,3 +227,58 @@ func FuzzCountDates(f *testing.F) {
 		}
 	})
 }
+
+// TestTemplateIsSkipped: a postmortem form with blank fields is a
+// confident non-incident whatever its incident headings ("template" names
+// it in the reason), in each language; the same form filled in with one
+// failure stays an incident.
+func TestTemplateIsSkipped(t *testing.T) {
+	c := testClassifier()
+	for _, tc := range []struct {
+		name, md string
+		incident bool
+	}{
+		{"en", "# Outage postmortem: service failure report\n\n## Incident summary\n\n- Start time (UTC):\n- Detected by:\n- Severity:\n- Incident lead:\n\n" +
+			"## Impact\n\n- Users affected:\n- Downtime:\n- Affected services (API, database, cache, server):\n- Deploy or config change before the failure:\n- Kubernetes cluster and node:\n\n## Timeline\n\n- Alert fired:\n- Rollback:\n\n" +
+			"## Root cause\n\nWhat caused the outage?\n\n## Resolution\n\nWhat fixed the failure?\n\n## Action items\n\n- Owner:\n- Due date:\n", false},
+		{"ru", "# Постмортем: отчёт о сбое сервиса\n\n## Инцидент кратко\n\n- Время начала:\n- Кто обнаружил:\n- Критичность:\n- Ответственный:\n\n" +
+			"## Последствия\n\n- Затронутые пользователи:\n- Простой:\n- Затронутые сервисы (API, база данных, кэш, сервер):\n- Деплой или изменение конфигурации перед сбоем:\n- Кластер Kubernetes и нода:\n\n## Хронология\n\n- Сработал алерт:\n- Откат:\n\n" +
+			"## Причина\n\nЧто вызвало сбой?\n\n## Решение\n\nЧто устранило ошибку?\n\n## Дальнейшие шаги\n\n- Владелец:\n- Срок:\n", false},
+		{"zh", "# 故障复盘报告：服务宕机事故\n\n线上服务器、数据库或集群的服务故障，部署发布后的接口请求异常，日志与配置。\n\n## 事故概述\n\n- 开始时间：\n- 发现方式：\n- 故障等级：\n- 负责人：\n\n" +
+			"## 影响\n\n- 受影响用户：\n- 不可用时长：\n- 受影响服务（API、数据库、缓存、服务器）：\n- 故障前的发布或配置变更：\n- Kubernetes 集群和节点：\n- 相关日志、接口和请求：\n- 服务部署版本与代码提交：\n- 内存、配置与数据库连接：\n\n## 时间线\n\n- 告警触发：\n- 回滚：\n\n" +
+			"## 根因\n\n故障的原因是什么？\n\n## 解决\n\n如何修复的异常？\n\n## 后续改进\n\n- 负责人：\n- 截止时间：\n", false},
+		{"en-filled", "# Incident report: checkout outage\n\n## Summary\n\n- Start time (UTC): 09:14, when checkout began to fail\n" +
+			"- Detected by: the payment error-rate alert, which paged the on-call engineer\n- Severity: SEV-2, every checkout failed\n\n" +
+			"## Root cause\n\nA deploy at 09:10 shipped a config change that pointed the payment client at a retired endpoint, " +
+			"so every payment request failed with a timeout.\n\n## Resolution\n\nWe rolled the deploy back at 09:52 and checkout recovered within a minute.\n", true},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Classify(doc).Relevance
+		if r.IsPostmortem != tc.incident {
+			t.Errorf("%s: is_postmortem %v, want %v (score %.2f, %s)", tc.name, r.IsPostmortem, tc.incident, r.Score, r.Reason)
+		}
+		if !tc.incident && (r.Band != BandNotIncident || !strings.HasPrefix(r.Reason, "template:")) {
+			t.Errorf("%s: band %s, reason %q; want not-incident, template", tc.name, r.Band, r.Reason)
+		}
+	}
+}
+
+func TestBlankFields(t *testing.T) {
+	for _, tc := range []struct {
+		text         string
+		blank, lines int
+	}{
+		{"Severity:\nOwner:\nWhat broke?\nSummary", 3, 4},
+		{"Severity: SEV-2, all checkouts failed\nOwner: the payments team on call that week", 0, 2},
+		{"The timeline is as follows:\nAt 09:14 the first alert fired and the on-call engineer was paged.", 0, 2},
+		{"影响范围：\n负责人：", 2, 2},
+		{"", 0, 0},
+	} {
+		if b, l := blankFields(tc.text); b != tc.blank || l != tc.lines {
+			t.Errorf("blankFields(%q) = %d, %d; want %d, %d", tc.text, b, l, tc.blank, tc.lines)
+		}
+	}
+}
