@@ -350,21 +350,22 @@ const (
 // field's label or a question with nothing after them: the next line is
 // another label, question or a few words (a heading), or there is none.
 func blankFields(text string) (blank, lines int) {
-	var ls []string
+	open := false // the line before is a label or a question
 	for l := range strings.SplitSeq(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			ls = append(ls, l)
-		}
-	}
-	for i, l := range ls {
-		if !fieldLabel(l) && !isQuestion(l) {
+		if l = strings.TrimSpace(l); l == "" {
 			continue
 		}
-		if i+1 == len(ls) || fieldLabel(ls[i+1]) || isQuestion(ls[i+1]) || wordsIn(ls[i+1]) <= 4 {
+		lines++
+		field := fieldLabel(l) || isQuestion(l)
+		if open && (field || wordsIn(l) <= 4) {
 			blank++
 		}
+		open = field
 	}
-	return blank, len(ls)
+	if open {
+		blank++
+	}
+	return blank, lines
 }
 
 // fieldLabel reports a short line ending in a colon: "Severity:", "影响范围：".
