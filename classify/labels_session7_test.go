@@ -3,7 +3,6 @@ package classify
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -267,16 +266,7 @@ func TestTagsSession7(t *testing.T) {
 			t.Fatal(err)
 		}
 		tags := classifyMarkdown(t, string(raw)).Tags
-		for _, w := range tc.want {
-			if !slices.Contains(tags, w) {
-				t.Errorf("%s: tags %v, want %s", tc.file, tags, w)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(tags, n) {
-				t.Errorf("%s: tags %v, want no %s", tc.file, tags, n)
-			}
-		}
+		checkTags(t, tc.file, tags, tc.want, tc.not)
 	}
 }
 

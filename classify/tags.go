@@ -242,10 +242,10 @@ var tagParent = map[string]string{
 
 // ambiguousServices are the managed services whose names have another
 // common sense (a time zone, a function, a social network, a product of
-// another vendor), with the platform a post about the service names.
-var ambiguousServices = map[string]string{
-	"aurora": "aws", "lambda": "aws", "msk": "aws", "ecs": "aws", "sns": "aws", "efs": "aws",
-	"pubsub": "gcp", "gcs": "gcp", "gce": "gcp", "spanner": "gcp",
+// another vendor); a post about one names its platform (tagParent).
+var ambiguousServices = map[string]bool{
+	"aurora": true, "lambda": true, "msk": true, "ecs": true, "sns": true, "efs": true,
+	"pubsub": true, "gcs": true, "gce": true, "spanner": true,
 }
 
 // platformWords are the whole words that name a platform in a post.
@@ -259,13 +259,13 @@ var platformWords = map[string][]string{
 // beside Lambda makes it AWS Lambda).
 func (a *analysis) namesPlatform(platform string, counts map[string]int) bool {
 	for child, parent := range tagParent {
-		if _, ambiguous := ambiguousServices[child]; parent == platform && !ambiguous && counts[child] > 0 {
+		if parent == platform && !ambiguousServices[child] && counts[child] > 0 {
 			return true
 		}
 	}
 	title := strings.ToLower(a.doc.Title)
 	for _, w := range platformWords[platform] {
-		if countWhole(a.low, w) > 0 || countWhole(title, w) > 0 {
+		if wholeWordIn(a.low, w) || wholeWordIn(title, w) {
 			return true
 		}
 	}
@@ -317,8 +317,8 @@ func (a *analysis) tagScores(rootCause string, per []map[string]int) map[string]
 	// names its platform: "15:15 MSK" is Moscow time, "ROS/Aurora" a robot's
 	// software, a Redis pub/sub channel no Google service
 	unplaced := map[string]bool{}
-	for slug, platform := range ambiguousServices {
-		if _, ok := counts[slug]; ok && !a.namesPlatform(platform, counts) {
+	for slug := range ambiguousServices {
+		if _, ok := counts[slug]; ok && !a.namesPlatform(tagParent[slug], counts) {
 			unplaced[slug] = true
 			delete(counts, slug)
 		}

@@ -141,15 +141,6 @@ func TestTagAmbiguousServiceNeedsPlatform(t *testing.T) {
 			[]string{"msk", "aurora", "aws"}, nil},
 	} {
 		tags := classifyMarkdown(t, tc.md).Tags
-		for _, w := range tc.want {
-			if !slices.Contains(tags, w) {
-				t.Errorf("%s: tags = %v, want %s", tc.name, tags, w)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(tags, n) {
-				t.Errorf("%s: tags = %v, want no %s", tc.name, tags, n)
-			}
-		}
+		checkTags(t, tc.name, tags, tc.want, tc.not)
 	}
 }
