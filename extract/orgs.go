@@ -181,12 +181,64 @@ func repoOrganization(host, path string) (org string, product bool) {
 	switch {
 	case pagesRepo(lr) || lr == strings.ToLower(owner):
 		return "", false
+	case domainRepo(lr): // a site's repository: "www.acme.net", "blog.acme.org"
+		site := strings.SplitN(lr, "-", 2)[0] // "mybinder.org-deploy"
+		if label := registrableLabel(site); label != "" && !strings.Contains(squash(owner), label) {
+			// someone's repository for another name's site: the site's
+			// ("jdoe/status.acme.io" is acme.io's)
+			if i := strings.Index(site, label+"."); i >= 0 {
+				return site[i:], false
+			}
+		}
+		return humanLogin(orgLogin(owner)), false
 	case genericRepos[strings.NewReplacer("-", "", "_", "", ".", "").Replace(lr)],
-		strings.Contains(lr, "."), // a site's repository: "www.acme.net", "blog.acme.org"
-		strings.HasSuffix(lr, "-website"), strings.HasSuffix(lr, "-site"), strings.HasSuffix(lr, "-blog"):
-		return humanLogin(owner), false
+		siteRepo(lr):
+		return humanLogin(orgLogin(owner)), false
 	}
 	return repo, true
+}
+
+// siteRepo reports a repository named as a site ("acme-website",
+// "personal-blog"): a person's or an organisation's.
+func siteRepo(lr string) bool {
+	return strings.HasSuffix(lr, "-website") || strings.HasSuffix(lr, "-site") || strings.HasSuffix(lr, "-blog")
+}
+
+// domainRepo reports a repository named as a site's address ("www.acme.net",
+// "status.sr.ht", "acme.org-deploy"), not a version ("acme-v1.0"): a dot
+// followed by two to six letters, then the end, a dot or a hyphen.
+func domainRepo(lr string) bool {
+	for i := strings.IndexByte(lr, '.'); i > 0; {
+		j := i + 1
+		for j < len(lr) && lr[j] >= 'a' && lr[j] <= 'z' {
+			j++
+		}
+		if n := j - i - 1; n >= 2 && n <= 6 && (j == len(lr) || lr[j] == '.' || lr[j] == '-') {
+			return true
+		}
+		k := strings.IndexByte(lr[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// loginNoise are hyphenated parts of an organisation's login that say what
+// the account is, not whose: "2i2c-org", "jenkins-infra", "acme-hq".
+var loginNoise = map[string]bool{"org": true, "inc": true, "hq": true, "infra": true, "official": true, "oss": true,
+	"opensource": true, "dev": true, "eng": true, "team": true, "community": true}
+
+// orgLogin drops loginNoise parts from the end of a login: "2i2c-org" -> "2i2c".
+func orgLogin(login string) string {
+	for {
+		i := strings.LastIndexAny(login, "-_")
+		if i <= 0 || !loginNoise[strings.ToLower(login[i+1:])] {
+			return login
+		}
+		login = login[:i]
+	}
 }
 
 // humanLogin turns an owner login into a name: "Chia-Network" -> "Chia
@@ -353,8 +405,24 @@ func refineOrganization(d *Document) {
 			}
 			return
 		}
-		if org, product := repoOrganization(host, u.Path); !product || org != d.Organization {
-			return // not the repository's name: the owner or a stated name stands
+		org, product := repoOrganization(host, u.Path)
+		if siteRepo(strings.ToLower(repo)) && org != "" && org == d.Organization {
+			// the owner of a repository of write-ups or of a site: who had
+			// the incident when the post names the owner and the owner is
+			// not the author; a person's login ("jdoe93") the post never
+			// writes names nobody
+			switch name := textNameFor(text, squash(org)); {
+			case squash(org) == squash(d.Author):
+				d.Organization = ""
+			case name != "":
+				d.Organization = name
+			case wordCount(strings.ToLower(text), strings.ToLower(org), 1) == 0:
+				d.Organization = ""
+			}
+			return
+		}
+		if !product || org != d.Organization {
+			return // not the repository's name: a stated name stands
 		}
 		if name := textNameFor(text, squash(owner)); name != "" {
 			d.Organization = name

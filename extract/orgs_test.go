@@ -42,6 +42,20 @@ func TestRefineOrganization(t *testing.T) {
 		{"pages_en.md", "https://github.com/acmecorp/acmecorp.github.io/blob/main/_posts/disks.md", "Acme Corp"},
 		// a person's: the name the text gives is the author's
 		{"pages_personal_en.md", "https://github.com/danareyes/danareyes.github.io/blob/main/_posts/disk.md", ""},
+		// a site repository ("-blog", "-website") is its owner's when the
+		// text names the owner; a login the post never writes is a person's
+		{"personal_en.md", "https://github.com/annak93/personal-blog/blob/main/posts/disk.md", ""},
+		{"ownername_en.md", "https://github.com/acmecorp/acme-website/blob/main/_posts/signing-key.md", "Acme Corp"},
+		// a repository of write-ups is its owner's, named or not, without
+		// what the login says of the account ("-org", "-infra")
+		{"personal_en.md", "https://github.com/widgetco-infra/status/blob/main/2024/disk.md", "widgetco"},
+		{"personal_en.md", "https://github.com/2b3d-org/incident-reports/blob/main/2024/disk.md", "2b3d"},
+		// a site's address as the repository: the site's, unless the owner
+		// is the site ("zephyrlabs" runs zephyr.io)
+		{"personal_en.md", "https://github.com/jdoe/status.lanternd.io/blob/main/2024/outage.md", "lanternd.io"},
+		{"personal_en.md", "https://github.com/zephyrlabs/www.zephyr.io/blob/main/2024/outage.md", "Zephyr Labs"},
+		// a version in the name is no address: a product the post never names
+		{"product_en.md", "https://github.com/someone/lanternd-v1.2/blob/main/docs/outage.md", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+" "+tt.url, func(t *testing.T) {
