@@ -282,3 +282,43 @@ func TestBlankFields(t *testing.T) {
 		}
 	}
 }
+
+// TestChangelogIsSkipped: release notes laid out by version are a confident
+// non-incident, however many failures their fixes name (en, ru, zh; each
+// scores an incident without the cap), and a write-up whose sections are
+// numbered ("2.1 问题发生") is no changelog.
+func TestChangelogIsSkipped(t *testing.T) {
+	c := testClassifier()
+	for _, tc := range []struct {
+		name, md string
+		incident bool
+	}{
+		{"en", "# Changelog\n\n## 3.2.1 (2024-05-02)\n\n- Fixed a crash of the server when the database connection failed during a deploy.\n" +
+			"- Fixed an outage of the API: requests timed out after the cache failed.\n- Fixed an error in the Kubernetes operator that broke the cluster on upgrade.\n\n" +
+			"## 3.2.0 (2024-04-18)\n\n- Fixed a bug where the worker failed and the queue was down.\n- Fixed a timeout of the load balancer health check.\n\n" +
+			"## 3.1.4 (2024-03-30)\n\n- Fixed a memory leak that crashed the service in production.\n- Fixed failing alerts for the disk.\n", false},
+		{"ru", "# История изменений\n\n## 2.4.1 (2024-05-02)\n\n- Исправлено падение сервера при ошибке подключения к базе данных во время деплоя.\n" +
+			"- Исправлен сбой API: запросы падали по таймауту после ошибки кэша.\n- Исправлена ошибка оператора Kubernetes, из-за которой ломался кластер при обновлении.\n\n" +
+			"## 2.4.0 (2024-04-18)\n\n- Исправлен баг: воркер падал, очередь была недоступна.\n- Исправлен таймаут проверки балансировщика.\n\n" +
+			"## 2.3.9 (2024-03-30)\n\n- Исправлена утечка памяти, из-за которой сервис падал в продакшене.\n", false},
+		{"zh", "# 更新日志\n\n## v1.8.2 (2024-05-02)\n\n- 修复数据库连接失败时服务器崩溃的问题。\n- 修复缓存异常后接口请求超时的故障。\n- 修复 Kubernetes 集群升级时节点异常的问题。\n\n" +
+			"## v1.8.1 (2024-04-18)\n\n- 修复队列服务宕机、消费失败的问题。\n- 修复负载均衡健康检查超时。\n\n" +
+			"## v1.8.0 (2024-03-30)\n\n- 修复内存泄漏导致线上服务崩溃的故障。\n- 修复磁盘告警失败的问题。\n", false},
+		{"zh-numbered", "# 下单接口超时故障复盘\n\n## 1.1 背景\n\n9 月 22 日上午我们的下单服务出现大量超时，用户无法创建订单。\n\n" +
+			"## 2.1 问题发生\n\n10:05 告警触发，订单接口错误率升到 30%，数据库连接池被占满。\n\n" +
+			"## 2.2 问题定位\n\n我们排查后发现，当天上线的版本里一个慢查询没有加索引，导致数据库连接被长时间占用。\n\n" +
+			"## 2.3 问题止损\n\n10:40 我们回滚了发布，接口恢复正常。\n", true},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Classify(doc).Relevance
+		if r.IsPostmortem != tc.incident {
+			t.Errorf("%s: is_postmortem %v, want %v (score %.2f, %s)", tc.name, r.IsPostmortem, tc.incident, r.Score, r.Reason)
+		}
+		if !tc.incident && (r.Band != BandNotIncident || !strings.HasPrefix(r.Reason, "release notes:")) {
+			t.Errorf("%s: band %s, reason %q; want not-incident, release notes", tc.name, r.Band, r.Reason)
+		}
+	}
+}

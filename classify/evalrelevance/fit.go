@@ -56,7 +56,9 @@ func Fit(docs []Doc, lambda float64) *classify.RelevanceModel {
 		z[k] = make([]float64, d+1)
 		z[k][0] = 1
 		for i, v := range doc.Features {
-			z[k][i+1] = (v - nm.Mean[i]) / nm.Scale[i]
+			if !classify.RelevanceCap(i) { // a cap gets no weight: its column stays 0
+				z[k][i+1] = (v - nm.Mean[i]) / nm.Scale[i]
+			}
 		}
 	}
 	beta := make([]float64, d+1)
