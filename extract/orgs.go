@@ -407,10 +407,9 @@ func refineOrganization(d *Document) {
 		}
 		org, product := repoOrganization(host, u.Path)
 		if siteRepo(strings.ToLower(repo)) && org != "" && org == d.Organization {
-			// the owner of a repository of write-ups or of a site: who had
-			// the incident when the post names the owner and the owner is
-			// not the author; a person's login ("jdoe93") the post never
-			// writes names nobody
+			// the owner of a site's repository: who had the incident when
+			// the post names the owner and the owner is not the author; a
+			// person's login ("jdoe93") the post never writes names nobody
 			switch name := textNameFor(text, squash(org)); {
 			case squash(org) == squash(d.Author):
 				d.Organization = ""
@@ -419,6 +418,13 @@ func refineOrganization(d *Document) {
 			case wordCount(strings.ToLower(text), strings.ToLower(org), 1) == 0:
 				d.Organization = ""
 			}
+			return
+		}
+		if !product && strings.Contains(org, ".") && org == d.Organization &&
+			wordCount(strings.ToLower(text), registrableLabel(org), 1) == 0 {
+			// another's site ("jdoe/status.acme.io" is acme.io's) when the
+			// post names it; a personal domain it never writes names nobody
+			d.Organization = ""
 			return
 		}
 		if !product || org != d.Organization {

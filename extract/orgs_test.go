@@ -52,7 +52,8 @@ func TestRefineOrganization(t *testing.T) {
 		{"personal_en.md", "https://github.com/2b3d-org/incident-reports/blob/main/2024/disk.md", "2b3d"},
 		// a site's address as the repository: the site's, unless the owner
 		// is the site ("zephyrlabs" runs zephyr.io)
-		{"personal_en.md", "https://github.com/jdoe/status.lanternd.io/blob/main/2024/outage.md", "lanternd.io"},
+		{"product_en.md", "https://github.com/jdoe/status.lanternd.io/blob/main/2024/outage.md", "lanternd.io"},
+		{"personal_en.md", "https://github.com/jdoe/janedoe.me/blob/main/2024/disk.md", ""}, // a domain the post never writes
 		{"personal_en.md", "https://github.com/zephyrlabs/www.zephyr.io/blob/main/2024/outage.md", "Zephyr Labs"},
 		// a version in the name is no address: a product the post never names
 		{"product_en.md", "https://github.com/someone/lanternd-v1.2/blob/main/docs/outage.md", ""},
