@@ -380,14 +380,19 @@ func sectionKinds(doc *extract.Document) []field {
 	}
 	var stack []open
 	for i, s := range doc.Sections {
-		k := fNone
+		k, weak := fNone, false
 		// the article's own title names no section; any other heading may,
 		// whatever its level ("# Stats" after "## Action items")
 		if s.Heading != "" && !(i == 0 && s.Level <= 1) && s.Heading != doc.Title {
-			k, _ = headingKind(s.Heading)
+			k, weak = headingKind(s.Heading)
 		}
 		for len(stack) > 0 && stack[len(stack)-1].level >= s.Level {
 			stack = stack[:len(stack)-1]
+		}
+		if weak && len(stack) > 0 && (isFieldKind(stack[len(stack)-1].kind) || stack[len(stack)-1].kind == fTimeline) {
+			// "Problem #2" under "Root cause", "问题定位" under "时间轴": a
+			// vague heading is a part of the field its section names
+			k = stack[len(stack)-1].kind
 		}
 		if k == fNone {
 			k = fNarrative

@@ -282,3 +282,38 @@ func TestNotTheRootCause(t *testing.T) {
 		}
 	}
 }
+
+// TestVagueHeadingInheritsField: a vague heading ("Problem 2", "Проблема
+// #1", "问题定位") inside a section a field heading names is a part of that
+// field, and inside a timeline a stage of it; alone it stays a problem
+// section (en, ru, zh).
+func TestVagueHeadingInheritsField(t *testing.T) {
+	for _, tc := range []struct {
+		name, md, heading string
+		want              field
+	}{
+		{"en", "# Outage\n\n## Root cause\n\nTwo things went wrong.\n\n### Problem 1: the cache\n\nThe cache kept stale keys after the deploy.\n", "Problem 1: the cache", fRootCause},
+		{"ru", "# Сбой\n\n## Корневая причина\n\nОшибок было две.\n\n### Проблема #1: кэш\n\nКэш хранил старые ключи после деплоя.\n", "Проблема #1: кэш", fRootCause},
+		{"zh", "# 故障复盘\n\n## 时间线\n\n### 问题定位\n\n10:20 定位到缓存的 key 没有更新。\n", "问题定位", fTimeline},
+		{"en-alone", "# Outage\n\n## Problem\n\nCheckout failed for every user.\n", "Problem", fProblem},
+		{"zh-alone", "# 故障复盘\n\n## 问题\n\n下单接口全部超时。\n", "问题", fProblem},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := sectionKinds(doc)
+		found := false
+		for i, s := range doc.Sections {
+			if s.Heading == tc.heading {
+				found = true
+				if kinds[i] != tc.want {
+					t.Errorf("%s: %q is kind %d, want %d", tc.name, tc.heading, kinds[i], tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no section %q", tc.name, tc.heading)
+		}
+	}
+}
