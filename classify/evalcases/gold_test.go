@@ -66,7 +66,8 @@ func TestGoldSet(t *testing.T) {
 	// 0.420 -> 0.473; each field's keep threshold chosen by leave-one-source-out
 	// inside the fit: zh 0.553 -> 0.573 (in-sample 0.570 -> 0.590); session 9's
 	// Russian explanations and labels out of their fields (ruHeaded) ru 0.473 -> 0.485,
-	// Chinese story order zh 0.573 -> 0.587 (in-sample 0.604). The floors leave room for
+	// Chinese story order zh 0.573 -> 0.587 (in-sample 0.604); session 14's
+	// vague headings inside a field's section ru 0.48 -> 0.50. The floors leave room for
 	// one document or field to move, since extract/ changes underneath.
 	floors := []struct {
 		what  string
@@ -91,7 +92,7 @@ func TestGoldSet(t *testing.T) {
 		{"detection", func(l string) float64 { v, _ := rep.Get("detection.method", l); return v }, map[string]float64{"en": 0.72, "ru": 0.55, "zh": 0.84}},
 		// metadata (published) measured at 1.00/1.00/1.00, less one document
 		{"published", func(l string) float64 { v, _ := rep.Get("published", l); return v }, map[string]float64{"en": 0.94, "ru": 0.88, "zh": 0.92}},
-		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.61, "ru": 0.47, "zh": 0.57}},
+		{"text F1", func(l string) float64 { return rep.TextF1[l].Mean() }, map[string]float64{"en": 0.61, "ru": 0.49, "zh": 0.57}},
 		{"empty kept", func(l string) float64 { return rep.EmptyKept[l].Mean() }, map[string]float64{"en": 0.81, "ru": 0.81, "zh": 0.95}},
 	}
 	for _, f := range floors {
