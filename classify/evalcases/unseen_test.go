@@ -178,9 +178,12 @@ func testUnseenSet(t *testing.T, exs []Example) {
 // testUnseenExtractive holds the gold to the guide's "whole sentences copied
 // as they stand": every sentence of a text field must occur in its post, as a
 // run of tokens (so markup and line breaks do not matter).
-func testUnseenExtractive(t *testing.T, exs []Example) {
+func testUnseenExtractive(t *testing.T, exs []Example) { testExtractive(t, unseenPostsDir, exs) }
+
+// testExtractive checks every gold sentence is copied from its post, in dir.
+func testExtractive(t *testing.T, dir string, exs []Example) {
 	for _, ex := range exs {
-		raw, err := os.ReadFile(filepath.Join(unseenPostsDir, ex.Gold.Doc))
+		raw, err := os.ReadFile(filepath.Join(dir, ex.Gold.Doc))
 		if err != nil {
 			t.Fatal(err)
 		}
