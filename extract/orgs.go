@@ -207,23 +207,9 @@ func siteRepo(lr string) bool {
 // domainRepo reports a repository named as a site's address ("www.acme.net",
 // "status.sr.ht", "acme.org-deploy"), not a version ("acme-v1.0"): a dot
 // followed by two to six letters, then the end, a dot or a hyphen.
-func domainRepo(lr string) bool {
-	for i := strings.IndexByte(lr, '.'); i > 0; {
-		j := i + 1
-		for j < len(lr) && lr[j] >= 'a' && lr[j] <= 'z' {
-			j++
-		}
-		if n := j - i - 1; n >= 2 && n <= 6 && (j == len(lr) || lr[j] == '.' || lr[j] == '-') {
-			return true
-		}
-		k := strings.IndexByte(lr[i+1:], '.')
-		if k < 0 {
-			break
-		}
-		i += 1 + k
-	}
-	return false
-}
+func domainRepo(lr string) bool { return domainRepoRe.MatchString(lr) }
+
+var domainRepoRe = regexp.MustCompile(`.\.[a-z]{2,6}(?:$|[.-])`)
 
 // loginNoise are hyphenated parts of an organisation's login that say what
 // the account is, not whose: "2i2c-org", "jenkins-infra", "acme-hq".
