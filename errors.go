@@ -44,8 +44,10 @@ type SkipError struct {
 	// DuplicateOf names the existing draft or case when the skip is a duplicate.
 	DuplicateOf string
 	// Score is the relevance gate's score when the gate skipped the post
-	// (the skipped list shows it); 0 for other skips.
-	Score float64
+	// (the skipped list shows it), and Scored says it did: a post the gate
+	// finds far from an incident scores 0.00, which is a score all the same.
+	Score  float64
+	Scored bool
 }
 
 func (e *SkipError) Error() string { return "skipped: " + e.Reason }

@@ -489,6 +489,7 @@ type skippedPost struct {
 	casebook.Submission
 	Source string  `json:"source"`
 	Score  float64 `json:"score"`
+	Scored bool    `json:"scored"` // the gate skipped it with Score; false for a skip before the gate
 }
 
 func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) {
@@ -512,7 +513,7 @@ func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) {
 		out.SourceTotal = &counts.Source
 	}
 	for _, rec := range recs {
-		out.Items = append(out.Items, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+		out.Items = append(out.Items, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score, Scored: rec.GateScored()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -407,7 +407,8 @@ func TestSkippedListWebPages(t *testing.T) {
 }
 
 // TestSkippedScore: a post the gate skipped lists the gate's score (API and
-// page); one skipped before the gate (robots.txt, language) has none to show.
+// page), 0.00 included; one skipped before the gate (robots.txt, language)
+// has none to show.
 func TestSkippedScore(t *testing.T) {
 	f := newFixture(t, Config{})
 	pre := seedSkipped(t, f.store, "blog-s", 1)[0]
@@ -421,17 +422,26 @@ func TestSkippedScore(t *testing.T) {
 	_, body := do(t, "GET", f.srv.URL+"/api/v1/review/skipped?source=blog-s", f.revTok, nil)
 	var p struct {
 		Items []struct {
-			ID    string
-			Score float64
+			ID     string
+			Score  float64
+			Scored bool
 		} `json:"items"`
 	}
-	if json.Unmarshal([]byte(body), &p) != nil || len(p.Items) != 2 || p.Items[0].ID != rec.ID || p.Items[0].Score != 0.12 || p.Items[1].ID != pre || p.Items[1].Score != 0 {
+	if json.Unmarshal([]byte(body), &p) != nil || len(p.Items) != 2 || p.Items[0].ID != rec.ID || p.Items[0].Score != 0.12 || !p.Items[0].Scored ||
+		p.Items[1].ID != pre || p.Items[1].Score != 0 || p.Items[1].Scored {
 		t.Fatalf("API: %s", body)
+	}
+	zero, _, err := f.store.CreateSubmission("https://blog-s.example/recipes", "https://blog-s.example/recipes", "crawl:blog-s", "blog-s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.ProgressSkipped(zero.ID, "not an incident write-up (relevance 0.00 below 0.20; not about systems)", 0); err != nil {
+		t.Fatal(err)
 	}
 	c := browser(t)
 	login(t, c, f.srv.URL, f.revTok)
 	_, page := get(t, c, f.srv.URL+"/review/skipped")
-	for id, want := range map[string]string{rec.ID: `class="score">12%</td>`, pre: `class="score"><span title="not scored: skipped before the gate">–</span></td>`} {
+	for id, want := range map[string]string{rec.ID: `class="score">12%</td>`, zero.ID: `class="score">0%</td>`, pre: `class="score"><span title="not scored: skipped before the gate">–</span></td>`} {
 		i := strings.Index(page, `<tr id="`+id+`">`)
 		if i < 0 || !strings.Contains(page[i:i+strings.Index(page[i:], "</tr>")], want) {
 			t.Errorf("%s: row without %s\n%.2500s", id, want, page)

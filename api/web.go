@@ -680,7 +680,7 @@ func (s *Server) skippedPage(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	for _, rec := range recs {
-		d.Rows = append(d.Rows, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score})
+		d.Rows = append(d.Rows, skippedPost{Submission: rec.Submission, Source: rec.Source, Score: rec.Score, Scored: rec.GateScored()})
 	}
 	if s.cfg.Crawler != nil {
 		if srcs, err := s.cfg.Crawler.Sources(r.Context()); err == nil {

@@ -37,7 +37,7 @@ func TestSkippedPostRedrafted(t *testing.T) {
 		t.Fatalf("crawled guide: %s %q, want skipped with a reason", sub.State, sub.Reason)
 	}
 	skipped, _, err := svc.Store.ListSkipped("test-blog", "", 10)
-	if err != nil || len(skipped) != 1 || skipped[0].ID != rec.ID || skipped[0].Score <= 0 {
+	if err != nil || len(skipped) != 1 || skipped[0].ID != rec.ID || !skipped[0].Scored {
 		t.Fatalf("skipped list: %+v %v", skipped, err)
 	}
 	var queued casebook.Submission

@@ -360,7 +360,7 @@ func (r *Runner) settle(ctx context.Context, m *message, err error) string {
 		return "dead"
 	}
 	if skip, ok := casebook.AsSkip(err); ok {
-		if e := r.bus.Emit(ctx, Event{SubmissionID: m.SubmissionID, Stage: r.stage, State: casebook.StateSkipped, Reason: skip.Reason, Score: skip.Score}); e != nil {
+		if e := r.bus.Emit(ctx, Event{SubmissionID: m.SubmissionID, Stage: r.stage, State: casebook.StateSkipped, Reason: skip.Reason, Score: skip.Score, Scored: skip.Scored}); e != nil {
 			log.Warn("skip event not published; will retry", "err", e)
 			_ = m.msg.NakWithDelay(time.Second)
 			return "retry"

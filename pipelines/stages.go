@@ -135,7 +135,7 @@ func (s *ClassifyStage) Process(ctx context.Context, in DocTask) (*SinkTask, err
 	if c.Relevance.Band == classify.BandNotIncident && isCrawl(in.Page.Origin) {
 		low, _ := s.Classifier.BandFor(c.Language)
 		skip := casebook.Skip("not an incident write-up (relevance %.2f below %.2f; %s)", c.Relevance.Score, low, c.Relevance.Reason).(*casebook.SkipError)
-		skip.Score = c.Relevance.Score // listed beside the reason on the skipped list
+		skip.Score, skip.Scored = c.Relevance.Score, true // listed beside the reason on the skipped list
 		return nil, skip
 	}
 	if !c.Relevance.IsPostmortem || c.Relevance.Band == classify.BandUncertain {

@@ -122,8 +122,10 @@ type Event struct {
 	State        string `json:"state"`
 	Reason       string `json:"reason,omitempty"`
 	Error        string `json:"error,omitempty"`
-	// Score is the relevance gate's score on a skip by the gate.
-	Score float64 `json:"score,omitempty"`
+	// Score is the relevance gate's score on a skip by the gate (Scored);
+	// an event from before Scored existed has a non-zero Score alone.
+	Score  float64 `json:"score,omitempty"`
+	Scored bool    `json:"scored,omitempty"`
 	// Attempt is set on a progress event about a failed try that will be
 	// retried: the tries so far.
 	Attempt int       `json:"attempt,omitempty"`

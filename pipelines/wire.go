@@ -202,7 +202,7 @@ func WireRecorder(bus *Bus, store *sinks.Store, cfg RunnerConfig) *Runner {
 			return err
 		}
 		var err error
-		if ev.State == casebook.StateSkipped && ev.Score != 0 {
+		if ev.State == casebook.StateSkipped && (ev.Scored || ev.Score != 0) {
 			err = store.ProgressSkipped(ev.SubmissionID, ev.Reason, ev.Score)
 		} else {
 			err = store.Progress(ev.SubmissionID, ev.State, ev.Reason, ev.Error, "")

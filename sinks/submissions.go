@@ -21,7 +21,13 @@ type SubmissionRecord struct {
 	// Source names the crawl source, "" for manual submissions.
 	Source string  `json:"source,omitempty"`
 	Score  float64 `json:"score,omitempty"`
+	// Scored says the relevance gate skipped it with Score (0.00 is a
+	// score); a record written before the flag has a non-zero Score alone.
+	Scored bool `json:"scored,omitempty"`
 }
+
+// GateScored reports that the relevance gate scored the skip.
+func (r *SubmissionRecord) GateScored() bool { return r.Scored || r.Score != 0 }
 
 var stateRank = map[string]int{
 	casebook.StateQueued: 0, casebook.StateFetching: 1, casebook.StateExtracting: 2,
@@ -163,7 +169,7 @@ func (s *Store) ProgressSkipped(id, reason string, score float64) error {
 		if r.Terminal() {
 			return false
 		}
-		r.State, r.Reason, r.Error, r.Score = casebook.StateSkipped, reason, "", score
+		r.State, r.Reason, r.Error, r.Score, r.Scored = casebook.StateSkipped, reason, "", score, true
 		return true
 	})
 }
