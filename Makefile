@@ -39,7 +39,7 @@ fuzz:
 	done
 
 # Regenerate the fitted tables (classify/fieldmodel.json, classify/relevance_weights.go)
-# from ../shared. Both fits are deterministic: a rerun writes the same bytes, and
+# from ../shared (and, for the relevance gate, classify/testdata/relevance-unseen). Both fits are deterministic: a rerun writes the same bytes, and
 # TestFieldModelFresh and TestRelevanceWeightsFresh fail when a checked-in table is stale.
 fit:
 	$(GO) run ./classify/internal/fitfields

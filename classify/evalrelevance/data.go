@@ -37,13 +37,28 @@ type Doc struct {
 	Label    bool   // an incident write-up
 	Features []float64
 	V1       float64 // the replaced hand-tuned gate's score
-	Extra    bool    // from the gold set rather than the relevance set
+	Extra    bool    // from the gold set rather than a relevance set
 	Page     bool    // a news or article page (LoadPages)
+	Set      string  // the labelled set it came from: a relevance set's folder name, or "gold"
 }
 
 // Load reads the relevance set in dir (may be "") and the gold set in
 // goldDir (may be ""). A post found in both counts once.
 func Load(dir, goldDir string) ([]Doc, error) {
+	var dirs []string
+	if dir != "" {
+		dirs = append(dirs, dir)
+	}
+	return LoadSets(dirs, goldDir)
+}
+
+// LoadSets reads every relevance set in dirs (each laid out as
+// ../shared/eval/relevance: labels.tsv and the posts beside it) and the gold
+// set in goldDir (may be ""). A post found twice counts once. A post of a
+// set after the first is named with the set's folder first
+// ("relevance-unseen/en/tidewater/x.md"), so paths stay unique.
+func LoadSets(dirs []string, goldDir string) ([]Doc, error) {
+	dir := strings.Join(dirs, ", ")
 	var docs []Doc
 	var bodies [][]byte
 	seen := map[[32]byte]bool{}
@@ -57,15 +72,20 @@ func Load(dir, goldDir string) ([]Doc, error) {
 		bodies = append(bodies, body)
 		return nil
 	}
-	if dir != "" {
-		rows, err := readLabels(filepath.Join(dir, "labels.tsv"))
+	for k, set := range dirs {
+		rows, err := readLabels(filepath.Join(set, "labels.tsv"))
 		if err != nil {
 			return nil, err
 		}
+		name := filepath.Base(filepath.Clean(set))
 		for _, r := range rows {
-			body, err := os.ReadFile(filepath.Join(dir, r.Path))
+			body, err := os.ReadFile(filepath.Join(set, r.Path))
 			if err != nil {
 				return nil, fmt.Errorf("eval relevance: %w", err)
+			}
+			r.Set = name
+			if k > 0 {
+				r.Path = name + "/" + r.Path
 			}
 			if err := add(r, body); err != nil {
 				return nil, err
@@ -183,7 +203,7 @@ func readGold(file string) (Doc, bool, error) {
 	if len(parts) > 2 {
 		src = parts[1]
 	}
-	return Doc{Path: g.Doc, Lang: g.Expect.Language, Source: NormSource(src), Label: g.Expect.Relevance.IsPostmortem, Extra: true}, true, nil
+	return Doc{Path: g.Doc, Lang: g.Expect.Language, Source: NormSource(src), Label: g.Expect.Relevance.IsPostmortem, Extra: true, Set: "gold"}, true, nil
 }
 
 // NormSource names a blog the same way in both sets: "en-rust-blog",

@@ -32,7 +32,7 @@ func TestRelevanceWeightsFresh(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race: make test runs it without -race")
 	}
-	d, err := LoadData(DefaultInputs(shared))
+	d, err := LoadData(DefaultInputs(shared, filepath.Join("..", "..")))
 	if err != nil {
 		t.Fatal(err)
 	}

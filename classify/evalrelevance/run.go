@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +18,9 @@ import (
 type Config struct {
 	Dir     string // the relevance set (labels.tsv); "" for none
 	GoldDir string // the gold set as extra posts; "" for none
+	// Sets are more relevance sets, fitted on and scored as Dir's posts;
+	// with any, the table is printed for each set too.
+	Sets []string
 	// Pages are directories of pages that are not incident write-ups (news,
 	// articles); every other page joins the training as a negative, one
 	// source per directory, and is reported on its own line.
@@ -85,6 +90,7 @@ type Report struct {
 	LaneIn, LaneCross         map[string]Lane
 	Docs                      []Doc
 	InScores, CrossScores     []float64
+	V1Scores                  []float64 // the hand-tuned gate's, before the fit
 	Threshold                 float64
 	Classifier                *classify.Classifier // its BandFor is each post's band
 	// Pages are the news and article negatives, scored apart.
@@ -95,7 +101,7 @@ type Report struct {
 // Run loads the posts, scores them with the checked-in weights (in-sample)
 // and with leave-one-source-out refits (cross-source), and prints the table.
 func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
-	data, err := LoadData(Inputs{Dir: cfg.Dir, GoldDir: cfg.GoldDir, Pages: cfg.Pages, Lambda: cfg.Lambda})
+	data, err := LoadData(Inputs{Dir: cfg.Dir, GoldDir: cfg.GoldDir, Sets: cfg.Sets, Pages: cfg.Pages, Lambda: cfg.Lambda})
 	if err != nil {
 		return nil, err
 	}
@@ -116,17 +122,79 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
 	r.Pages = docs[labelled:]
 	r.PageIn, r.PageCross = r.InScores[labelled:], r.CrossScores[labelled:]
 	r.Docs, r.InScores, r.CrossScores = docs[:labelled], r.InScores[:labelled], r.CrossScores[:labelled]
-	r.InSample, r.LaneIn = r.tally(r.InScores, r.Threshold)
-	r.CrossSource, r.LaneCross = r.tally(r.CrossScores, r.Threshold)
-	r.V1, _ = r.tally(v1, 0.4)
+	r.InSample, r.LaneIn = r.tally(r.Docs, r.InScores, r.Threshold)
+	r.CrossSource, r.LaneCross = r.tally(r.Docs, r.CrossScores, r.Threshold)
+	r.V1Scores = v1[:labelled]
+	r.V1, _ = r.tally(r.Docs, r.V1Scores, 0.4)
 	r.print(w, cfg.Worst)
+	if sets := r.sets(); len(sets) > 1 {
+		for _, set := range sets {
+			r.printSubset(w, "set "+set, func(d Doc) bool { return d.Set == set })
+		}
+	}
+	if len(cfg.Sets) > 0 && (cfg.Dir != "" || cfg.GoldDir != "") {
+		// the figure of record of ../shared's posts, with the other sets
+		// in every fit
+		named := map[string]bool{}
+		for _, s := range cfg.Sets {
+			named[filepath.Base(filepath.Clean(s))] = true
+		}
+		r.printSubset(w, "the --dir and --gold posts", func(d Doc) bool { return !named[d.Set] })
+	}
 	return r, nil
 }
 
-// tally counts figures and lanes per language at threshold.
-func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures, map[string]Lane) {
-	figs, lanes := map[string]Figures{}, map[string]Lane{}
+// sets are the labelled sets of r.Docs, by name.
+func (r *Report) sets() []string {
+	var out []string
+	for _, d := range r.Docs {
+		if !slices.Contains(out, d.Set) {
+			out = append(out, d.Set)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Subset is the report of the posts keep accepts, each with the scores it
+// has here: in-sample, and fitted without its own source whichever set it
+// is in.
+func (r *Report) Subset(keep func(Doc) bool) *Report {
+	sub := &Report{Threshold: r.Threshold, Classifier: r.Classifier}
 	for i, d := range r.Docs {
+		if keep(d) {
+			sub.Docs = append(sub.Docs, d)
+			sub.InScores = append(sub.InScores, r.InScores[i])
+			sub.CrossScores = append(sub.CrossScores, r.CrossScores[i])
+			sub.V1Scores = append(sub.V1Scores, r.V1Scores[i])
+		}
+	}
+	sub.InSample, sub.LaneIn = sub.tally(sub.Docs, sub.InScores, r.Threshold)
+	sub.CrossSource, sub.LaneCross = sub.tally(sub.Docs, sub.CrossScores, r.Threshold)
+	sub.V1, _ = sub.tally(sub.Docs, sub.V1Scores, 0.4)
+	return sub
+}
+
+// printSubset prints the table of the posts keep accepts.
+func (r *Report) printSubset(w io.Writer, name string, keep func(Doc) bool) {
+	sub := r.Subset(keep)
+	fmt.Fprintf(w, "\n%s: %d posts, %d sources\n", name, len(sub.Docs), len(sub.sources()))
+	sub.printTable(w)
+}
+
+// sources are the blogs of r.Docs.
+func (r *Report) sources() map[string]bool {
+	srcs := map[string]bool{}
+	for _, d := range r.Docs {
+		srcs[d.Source] = true
+	}
+	return srcs
+}
+
+// tally counts figures and lanes per language at threshold.
+func (r *Report) tally(docs []Doc, scores []float64, threshold float64) (map[string]Figures, map[string]Lane) {
+	figs, lanes := map[string]Figures{}, map[string]Lane{}
+	for i, d := range docs {
 		s := math.Round(scores[i]*100) / 100
 		low, high := r.Classifier.BandFor(d.Lang)
 		for _, k := range []string{d.Lang, "all"} {
@@ -153,7 +221,8 @@ func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures,
 	return figs, lanes
 }
 
-func (r *Report) print(w io.Writer, worst int) {
+// langs are the languages of the table, then "all".
+func (r *Report) langs() []string {
 	langs := []string{}
 	for k := range r.InSample {
 		if k != "all" {
@@ -161,11 +230,27 @@ func (r *Report) print(w io.Writer, worst int) {
 		}
 	}
 	sort.Strings(langs)
-	langs = append(langs, "all")
-	srcs := map[string]bool{}
+	return append(langs, "all")
+}
+
+// printTable prints the per-language figures.
+func (r *Report) printTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "lang\tn\tpos\tP in\tR in\tF1 in\tkept R in\tflagged in\tP cross\tR cross\tF1 cross\tkept R cross\tflagged cross\tF1 v1\t")
+	for _, l := range r.langs() {
+		in, cr, v1, li, lc := r.InSample[l], r.CrossSource[l], r.V1[l], r.LaneIn[l], r.LaneCross[l]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%d/%d %.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d/%d %.2f\t%.2f\t\n", l, in.N, in.Positives,
+			in.Precision(), in.Recall(), in.F1(), li.KeptRecall(), li.Flagged, li.Drafted, li.FlaggedShare(),
+			cr.Precision(), cr.Recall(), cr.F1(), lc.KeptRecall(), lc.Flagged, lc.Drafted, lc.FlaggedShare(), v1.F1())
+	}
+	tw.Flush()
+}
+
+func (r *Report) print(w io.Writer, worst int) {
+	langs := r.langs()
+	srcs := r.sources()
 	extra := 0
 	for _, d := range r.Docs {
-		srcs[d.Source] = true
 		if d.Extra {
 			extra++
 		}
@@ -177,15 +262,7 @@ func (r *Report) print(w io.Writer, worst int) {
 	}
 	fmt.Fprintf(w, "relevance gate: %d posts (%d from the gold set), %d sources; threshold %.2f, uncertain band %s\n\n",
 		len(r.Docs), extra, len(srcs), r.Threshold, strings.Join(bands, ", "))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "lang\tn\tpos\tP in\tR in\tF1 in\tkept R in\tflagged in\tP cross\tR cross\tF1 cross\tkept R cross\tflagged cross\tF1 v1\t")
-	for _, l := range langs {
-		in, cr, v1, li, lc := r.InSample[l], r.CrossSource[l], r.V1[l], r.LaneIn[l], r.LaneCross[l]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%d/%d %.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d/%d %.2f\t%.2f\t\n", l, in.N, in.Positives,
-			in.Precision(), in.Recall(), in.F1(), li.KeptRecall(), li.Flagged, li.Drafted, li.FlaggedShare(),
-			cr.Precision(), cr.Recall(), cr.F1(), lc.KeptRecall(), lc.Flagged, lc.Drafted, lc.FlaggedShare(), v1.F1())
-	}
-	tw.Flush()
+	r.printTable(w)
 	fmt.Fprintln(w, "\nin: the checked-in weights (fitted on every post); cross: each source scored by weights fitted without it;")
 	fmt.Fprintln(w, "P/R/F1: is_postmortem at the threshold; kept R: incidents not skipped (score >= the band's low end);")
 	fmt.Fprintln(w, "flagged: drafts in the uncertain band, of all drafts; v1: the hand-tuned gate before, at 0.40.")

@@ -13,9 +13,12 @@ import (
 
 // Inputs are the data a fit reads.
 type Inputs struct {
-	Dir, GoldDir string   // the relevance set and the gold set
-	Pages        []string // news/article page directories (negatives)
-	Lambda       float64  // 0 means Lambda
+	Dir, GoldDir string // the relevance set and the gold set
+	// Sets are more relevance sets laid out as Dir, fitted on and scored
+	// leave-one-source-out as Dir's posts are.
+	Sets   []string
+	Pages  []string // news/article page directories (negatives)
+	Lambda float64  // 0 means Lambda
 }
 
 // Data is the loaded posts: the labelled ones first, then the pages.
@@ -31,7 +34,11 @@ func (d *Data) All() []Doc { return append(append([]Doc{}, d.Docs...), d.Pages..
 
 // LoadData reads what in names.
 func LoadData(in Inputs) (*Data, error) {
-	docs, err := Load(in.Dir, in.GoldDir)
+	var dirs []string
+	if in.Dir != "" {
+		dirs = append(dirs, in.Dir)
+	}
+	docs, err := LoadSets(append(dirs, in.Sets...), in.GoldDir)
 	if err != nil {
 		return nil, err
 	}
@@ -136,14 +143,24 @@ func row(v []float64) string {
 	return strings.Join(cells, ", ")
 }
 
-// DefaultInputs are the inputs of the checked-in table, under the shared
-// data directory (../shared from the repository root): what `make fit`
+// DefaultInputs are the inputs of the checked-in table: the shared data
+// directory (../shared from the repository root) and the repository's own
+// made-up set (RepoSet under repo, the repository root): what `make fit`
 // and TestRelevanceWeightsFresh read.
-func DefaultInputs(shared string) Inputs {
+func DefaultInputs(shared, repo string) Inputs {
 	return Inputs{
 		Dir:     filepath.Join(shared, "eval", "relevance"),
 		GoldDir: filepath.Join(shared, "eval", "gold"),
+		Sets:    []string{filepath.Join(repo, RepoSet)},
 		Pages:   []string{filepath.Join(shared, "bench", "daniel", "html"), filepath.Join(shared, "bench", "aeb", "html")},
 		Lambda:  Lambda,
 	}
 }
+
+// RepoSet is the repository's relevance set: 104 made-up posts of 17
+// invented blogs (its README). It was held out until session 15; fitting
+// on it too doubled the blogs the gate learns from (7 of ../shared, 17
+// made up, besides the gold set's sources), and on real posts of blogs in
+// neither (a check set outside the repository) precision went 0.72 ->
+// 0.82 at recall 0.90 -> 0.87, F1 0.80 -> 0.84.
+const RepoSet = "classify/testdata/relevance-unseen"

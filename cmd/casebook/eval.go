@@ -68,18 +68,22 @@ func runEval(ctx context.Context, args []string) error {
 		gold := fs.String("gold", "", "also the gold set's posts (../shared/eval/gold), more sources for leave-one-source-out")
 		worst := fs.Int("worst", 0, "list at most this many misclassified posts per language (0: all)")
 		threshold := fs.Float64("threshold", 0, "decision threshold (0: the classifier's default)")
-		var pages []string
+		var pages, sets []string
 		fs.Func("pages", "a directory of news/article pages (negatives) to train and report on; repeatable", func(s string) error {
 			pages = append(pages, s)
+			return nil
+		})
+		fs.Func("set", "another relevance set laid out as --dir (classify/testdata/relevance-unseen), trained on and reported per set; repeatable", func(s string) error {
+			sets = append(sets, s)
 			return nil
 		})
 		if err := fs.Parse(args[1:]); err != nil {
 			return flagError(err)
 		}
-		if *dir == "" && *gold == "" {
-			return &usageError{"give --dir DIR and/or --gold DIR"}
+		if *dir == "" && *gold == "" && len(sets) == 0 {
+			return &usageError{"give --dir DIR, --set DIR and/or --gold DIR"}
 		}
-		_, err := evalrelevance.Run(ctx, evalrelevance.Config{Dir: *dir, GoldDir: *gold, Worst: *worst, Threshold: *threshold, Pages: pages}, os.Stdout)
+		_, err := evalrelevance.Run(ctx, evalrelevance.Config{Dir: *dir, GoldDir: *gold, Sets: sets, Worst: *worst, Threshold: *threshold, Pages: pages}, os.Stdout)
 		return err
 	}
 	return &usageError{"want content, cases or relevance"}

@@ -38,7 +38,7 @@ import (
 )
 
 func main() {
-	def := evalrelevance.DefaultInputs("../shared")
+	def := evalrelevance.DefaultInputs("../shared", ".")
 	in := evalrelevance.Inputs{}
 	flag.StringVar(&in.Dir, "dir", def.Dir, "the relevance set (labels.tsv)")
 	flag.StringVar(&in.GoldDir, "gold", def.GoldDir, "the gold set, as extra posts")
@@ -51,6 +51,10 @@ func main() {
 	except := flag.String("except", "", "with -ablate: sources left out of the per-source mean (comma-separated)")
 	dump := flag.Bool("dump", false, "print every post's features, write nothing")
 	explain := flag.String("explain", "", "print the features and their terms in the fitted score of the posts whose path contains this, write nothing")
+	flag.Func("set", "another relevance set laid out as -dir, fitted on and scored alike; repeatable (default: "+strings.Join(def.Sets, ", ")+")", func(s string) error {
+		in.Sets = append(in.Sets, s)
+		return nil
+	})
 	flag.Func("pages", "a directory of pages that are not incident write-ups (news, articles), every other one a negative; repeatable (default: "+strings.Join(def.Pages, ", ")+")", func(s string) error {
 		in.Pages = append(in.Pages, s)
 		return nil
@@ -58,6 +62,11 @@ func main() {
 	flag.Parse()
 	if in.Pages == nil {
 		in.Pages = def.Pages
+	}
+	if in.Sets == nil {
+		in.Sets = def.Sets
+	} else if len(in.Sets) == 1 && in.Sets[0] == "" {
+		in.Sets = nil // -set "": none
 	}
 	if *explain != "" {
 		if err := explainPosts(in, *explain); err != nil {
