@@ -74,6 +74,10 @@ var relFeatures = []relFeature{
 	// a cap too: the share of version headings weighs (above), but no
 	// weight outvotes the failure words of a long list of fixes
 	{"changelog", "release notes by version", "not laid out by version"},
+	// a base rate, not a signal: Russian write-ups score lower on the
+	// other features (their cues are fewer), so the fit lifts them;
+	// relevanceReason never names it
+	{"cyrillic_text", "Russian text", "not Russian text"},
 }
 
 // Feature indexes.
@@ -101,6 +105,7 @@ const (
 	rfLength
 	rfTemplate
 	rfChangelog
+	rfCyr
 	nRelFeatures
 )
 
@@ -299,6 +304,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 	x[rfVersions] = rate(versions)
 	x[rfFail] = rate(counts[cFail] + 2*counts[cPm])
 	x[rfEssay] = rate(counts[cEssay])
+	if lang == 'c' {
+		x[rfCyr] = 1
+	}
 	x[rfTech] = rate(counts[cTech])
 	x[rfLength] = math.Log1p(float64(len(units)) / 10)
 
@@ -694,7 +702,7 @@ func relevanceReason(m *RelevanceModel, x []float64, lang, band string) ([]strin
 		for n := 0; n < k; n++ {
 			best, bv := -1, 0.25 // a signal under a quarter logit decides nothing
 			for i, c := range cs {
-				if c*sign > bv && !containsInt(idx, i) {
+				if c*sign > bv && !containsInt(idx, i) && i != rfCyr {
 					best, bv = i, c*sign
 				}
 			}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,5 +318,46 @@ func checkCapped(t *testing.T, c *Classifier, name, md string, incident bool, ki
 	}
 	if !incident && (r.Band != BandNotIncident || !strings.HasPrefix(r.Reason, kind+":")) {
 		t.Errorf("%s: band %s, reason %q; want not-incident, %s", name, r.Band, r.Reason, kind)
+	}
+}
+
+// TestCyrillicBaseRate: the Russian base rate is on for Russian text only,
+// weighs for an incident (the fit lifts Russian write-ups, whose cues are
+// fewer), and is never given as a reason.
+func TestCyrillicBaseRate(t *testing.T) {
+	c := testClassifier()
+	for _, tc := range []struct {
+		name, md string
+		on       bool
+	}{
+		{"en", "# Checkout outage\n\nOn 3 May at 14:10 we deployed a new cache layer and checkout requests began to time out. We rolled back at 14:40 and checkout recovered.\n", false},
+		{"ru", "# Падение оплаты\n\n3 мая в 14:10 мы выкатили новый слой кэша, и запросы оплаты начали падать по таймауту. В 14:40 мы откатили релиз, оплата восстановилась.\n", true},
+		{"zh", "# 支付故障\n\n5月3日14:10我们上线了新的缓存层，支付请求开始超时。14:40我们回滚了发布，支付恢复正常。\n", false},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := RelevanceFeatures(doc)[rfCyr] == 1; got != tc.on {
+			t.Errorf("%s: cyrillic_text %v, want %v", tc.name, got, tc.on)
+		}
+		r := c.Classify(doc).Relevance
+		for _, s := range r.Signals {
+			if strings.Contains(s, "Russian text") {
+				t.Errorf("%s: the base rate is named as a signal: %v (%s)", tc.name, r.Signals, r.Reason)
+			}
+		}
+	}
+	// a post at every feature's mean but Russian: the base rate is all
+	// that moves its score, and still no reason names it
+	x := slices.Clone(fittedRelevance.norm("ru").Mean)
+	x[rfCyr] = 1
+	for _, band := range []string{BandIncident, BandUncertain, BandNotIncident} {
+		if sig, reason := relevanceReason(&fittedRelevance, x, "ru", band); slices.ContainsFunc(sig, func(s string) bool { return strings.Contains(s, "Russian text") }) {
+			t.Errorf("%s: the base rate is named: %v (%s)", band, sig, reason)
+		}
+	}
+	if w := fittedRelevance.Weights[rfCyr]; w <= 0 {
+		t.Errorf("cyrillic_text weighs %.4f: the fit no longer lifts Russian posts; drop the feature", w)
 	}
 }

@@ -77,9 +77,9 @@ func TestGoldSet(t *testing.T) {
 		{"language", func(l string) float64 { v, _ := rep.Get("language", l); return v }, map[string]float64{"en": 0.99, "ru": 0.99, "zh": 0.99}},
 		// the shipped gate's judgement, at its threshold: ru 0.64 -> 0.45
 		// in session 15, when the repository's made-up set joined the
-		// gate's fit and the news pages pushed the threshold 0.35 -> 0.45
-		// (two Russian write-ups went from drafted to flagged, none skipped)
-		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 0.9, "ru": 0.36, "zh": 0.82}},
+		// gate's fit and the news pages pushed the threshold 0.35 -> 0.45,
+		// then 0.73 with the Russian base rate (cyrillic_text, threshold 0.40)
+		{"relevance", func(l string) float64 { v, _ := rep.Get("relevance.is_postmortem", l); return v }, map[string]float64{"en": 0.9, "ru": 0.63, "zh": 0.82}},
 		// labels (root cause, organization, tags, trigger kind) measured at
 		// 0.89/0.89/1.00, 0.94/1.00/1.00, 0.68/0.68/0.73, 0.83/0.89/0.85
 		// (trigger kind en 0.72 before session 6's story events),

@@ -13,15 +13,18 @@ import (
 // for the repository's made-up set, both in the fit. Measured in session 15
 // when the made-up set joined the fit (shared: F1 0.93 / 0.69 / 0.86, kept
 // 1.00 / 0.87 / 1.00, flagged 0.35; made-up: F1 0.79 / 0.70 / 0.83, kept
-// 1.00 / 0.91 / 1.00, flagged 0.28), less about one post. They are
+// 1.00 / 0.91 / 1.00, flagged 0.28) and again with the Russian base rate
+// (cyrillic_text; shared: 0.93 / 0.74 / 0.84, kept 1.00 / 0.87 / 1.00,
+// flagged 0.33; made-up: 0.79 / 0.72 / 0.83, kept 1.00, flagged 0.28), less
+// about one post. They are
 // regression floors, not issue #10's targets (F1 >= 0.90, flagged <= 0.15).
 var crossFloors = []struct {
 	set      string // "" for ../shared's posts
 	f1, kept map[string]float64
 	flagged  float64 // ceiling on the flagged share of all drafts
 }{
-	{"", map[string]float64{"en": 0.90, "ru": 0.62, "zh": 0.82}, map[string]float64{"en": 0.96, "ru": 0.80, "zh": 0.95}, 0.38},
-	{filepath.Base(RepoSet), map[string]float64{"en": 0.74, "ru": 0.63, "zh": 0.77}, map[string]float64{"en": 0.94, "ru": 0.82, "zh": 0.90}, 0.31},
+	{"", map[string]float64{"en": 0.90, "ru": 0.68, "zh": 0.80}, map[string]float64{"en": 0.96, "ru": 0.80, "zh": 0.95}, 0.36},
+	{filepath.Base(RepoSet), map[string]float64{"en": 0.74, "ru": 0.66, "zh": 0.77}, map[string]float64{"en": 0.94, "ru": 0.90, "zh": 0.90}, 0.31},
 }
 
 func TestCrossSourceFloors(t *testing.T) {
