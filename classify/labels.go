@@ -453,6 +453,13 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 			cs.RootCause.Category = cat
 		}
 	}
+	if kind := categoryTrigger[cs.RootCause.Category]; nothingSetOff && kind != "" && conf["root_cause.category"] > 0.3 {
+		// a cause whose kind is its own event (vocabulary.md): a bad
+		// deployment is set off by the deploy, broken hardware by the
+		// hardware failing
+		cs.Trigger.Kind = kind
+		conf["trigger.kind"] = 0.2
+	}
 	if nothingSetOff && cs.RootCause.Category == "security" && conf["root_cause.category"] > 0.3 {
 		// an attack is someone's act, not a flaw that grew or was always
 		// there (vocabulary.md: latent), and the vocabulary has no kind for
@@ -575,3 +582,9 @@ func teamVoice(low string) bool {
 	}
 	return count(pluralVoice) > count(singularVoice)
 }
+
+// categoryTrigger is the trigger kind a root-cause category implies when the
+// post tells no trigger apart. (Expiry -> time and dependency ->
+// dependency-event were tried too: the first changed a Chinese gold post's
+// latent, whose clock drifted, to time, and the second moved nothing.)
+var categoryTrigger = map[string]string{"deployment": "deploy", "hardware": "hardware-event"}

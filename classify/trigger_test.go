@@ -418,3 +418,79 @@ func TestTriggerRussianVerbForms(t *testing.T) {
 		}
 	}
 }
+
+// TestCategoryImpliesTrigger: with no trigger told apart from the cause (no
+// trigger phrase: a PSU that "died" names the hardware, not an event the
+// trigger cues know), a cause whose kind is its own event names the
+// trigger: broken hardware is a hardware event (vocabulary.md), not latent.
+func TestCategoryImpliesTrigger(t *testing.T) {
+	cases := []struct{ name, md, category, want string }{
+		{"en", `# Storage node outage
+
+## Symptoms
+
+Writes to the eu-2 volume group returned I/O errors for forty minutes and the latency alert fired.
+
+## Root cause
+
+The PSU of the top-of-rack switch in rack 7 died, and the switch took the storage nodes behind it offline.
+
+## Resolution
+
+- We moved the volumes to rack 8 and replaced the power supply.
+`, "hardware", "hardware-event"},
+		{"ru", `# Отказ узла хранения
+
+## Симптомы
+
+Запись в группу томов eu-2 сорок минут возвращала ошибки ввода-вывода, сработал алерт на задержку.
+
+## Корневая причина
+
+Сгорел блок питания коммутатора в стойке 7, и коммутатор унёс с собой узлы хранения за ним.
+
+## Исправление
+
+- Перенесли тома в стойку 8 и заменили блок питания.
+`, "hardware", "hardware-event"},
+		{"zh", `# 存储节点故障
+
+## 现象
+
+eu-2 卷组的写入在四十分钟内返回 I/O 错误，延迟告警触发。
+
+## 根因
+
+7 号机柜交换机的电源坏了，后面的存储节点全部离线。
+
+## 解决方法
+
+- 将卷迁移到 8 号机柜，并更换了电源。
+`, "hardware", "hardware-event"},
+		{"en deployment", `# Billing errors in every region
+
+## Symptoms
+
+Invoices failed to render for twenty minutes and support tickets piled up.
+
+## Root cause
+
+Our deploy pipeline had no canary stage for the billing service, so a build with a broken template path reached every region at once.
+
+## Resolution
+
+- We pinned the previous build and added the canary stage back.
+`, "deployment", "deploy"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := classifyMarkdown(t, tc.md)
+			if c.RootCause.Category != tc.category {
+				t.Fatalf("category %q, want %q (cause %q)", c.RootCause.Category, tc.category, c.RootCause.Description)
+			}
+			if c.Trigger.Kind != tc.want {
+				t.Errorf("trigger kind %q, want %q (cause %q, trigger %q)", c.Trigger.Kind, tc.want, c.RootCause.Description, c.Trigger.Description)
+			}
+		})
+	}
+}
