@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -191,6 +192,9 @@ func triggerCounts(low string, gated bool) map[string]int {
 		}
 		if triggerEvent[ci] && !triggerSchedule[ci] && !eventEnds(low, at, triggerAll.cs[ci].text) {
 			return true
+		}
+		if reflexiveAfter(low, at+len(triggerAll.cs[ci].text)) {
+			return true // "отключился": it went off by itself, nobody switched it
 		}
 		if !triggerEvent[ci] && gated && gatedTriggers[label] && !statesEvent(low, at, at+len(triggerAll.cs[ci].text)) {
 			return true
@@ -445,4 +449,27 @@ type triggerText struct {
 	text  string
 	w     float64
 	gated bool
+}
+
+// reflexiveAfter reports a Russian past verb a cue ends in that goes on as
+// its reflexive form ("отключил" in "отключился", "отключилась",
+// "перезагрузились"): what happened to the system by itself, not what
+// someone did to it.
+func reflexiveAfter(low string, end int) bool {
+	if end < 2 || end > len(low) {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(low[:end])
+	if r != 'л' && r != 'а' && r != 'и' && r != 'о' {
+		return false
+	}
+	rest := low[end:]
+	for _, v := range []string{"ся", "сь", "ась", "ось", "ись"} {
+		if strings.HasPrefix(rest, v) {
+			after := rest[len(v):]
+			next, _ := utf8.DecodeRuneInString(after)
+			return after == "" || !unicode.IsLetter(next)
+		}
+	}
+	return false
 }

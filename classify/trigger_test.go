@@ -494,3 +494,24 @@ Our deploy pipeline had no canary stage for the billing service, so a build with
 		})
 	}
 }
+
+// TestReflexiveIsNoAct: a Russian verb in its reflexive form tells what the
+// system did by itself ("коммутатор отключился"), not what someone did to
+// it ("мы отключили кэш"), so it is no configuration change or operator work.
+func TestReflexiveIsNoAct(t *testing.T) {
+	for _, tc := range []struct {
+		text, kind string
+		want       bool
+	}{
+		{"в 10:05 мы отключили кэш на всех узлах", "config-change", true},
+		{"в 10:05 коммутатор отключился вместе с узлами", "config-change", false},
+		{"в 10:05 база отключилась от реплики", "config-change", false},
+		{"ночью мы перезагрузили кластер", "maintenance", true},
+		{"ночью узлы сами перезагрузились", "maintenance", false},
+	} {
+		got := triggerCounts(tc.text, false)[tc.kind] > 0
+		if got != tc.want {
+			t.Errorf("%q: %s counted %v, want %v", tc.text, tc.kind, got, tc.want)
+		}
+	}
+}
