@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -282,6 +283,8 @@ func TestReviewActions(t *testing.T) {
 		{"language=zh", []string{zh}}, {"flagged=true", []string{flagged}}, {"flagged=false&min_relevance=0.8", []string{cert}},
 		{"source=habr", []string{flagged}}, {"max_relevance=0.5", []string{flagged}}, {"newer_than=1h", []string{zh, flagged, cert}},
 		{"older_than=7d", []string{}},
+		{"sort=relevance", []string{cert, zh, flagged}}, {"sort=newest", []string{zh, flagged, cert}},
+		{"sort=relevance&language=zh", []string{zh}},
 	} {
 		var q queueAnswer
 		if _, err := f.reviewer.Do(ctx, "GET", "/api/v1/review/drafts?"+tc.query, nil, &q); err != nil {
@@ -291,7 +294,18 @@ func TestReviewActions(t *testing.T) {
 			t.Errorf("queue ?%s = %v (matched %d), want %v", tc.query, caseIDs(q.Items), q.Counts.Matched, tc.want)
 		}
 	}
-	for _, query := range []string{"language=xx", "flagged=maybe", "min_relevance=2", "older_than=soon", "colour=red"} {
+	// relevance order pages by its own cursor
+	var p1, p2 queueAnswer
+	if _, err := f.reviewer.Do(ctx, "GET", "/api/v1/review/drafts?sort=relevance&limit=2", nil, &p1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.reviewer.Do(ctx, "GET", "/api/v1/review/drafts?sort=relevance&limit=2&cursor="+url.QueryEscape(p1.NextCursor), nil, &p2); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(caseIDs(p1.Items), []string{cert, zh}) || !slices.Equal(caseIDs(p2.Items), []string{flagged}) || p2.NextCursor != "" {
+		t.Errorf("relevance pages %v (next %q), %v (next %q)", caseIDs(p1.Items), p1.NextCursor, caseIDs(p2.Items), p2.NextCursor)
+	}
+	for _, query := range []string{"language=xx", "flagged=maybe", "min_relevance=2", "older_than=soon", "colour=red", "sort=best", "sort=relevance&cursor=12"} {
 		if _, err := f.reviewer.Do(ctx, "GET", "/api/v1/review/drafts?"+query, nil, nil); !errors.As(err, &apiErr) || apiErr.Status != 400 {
 			t.Errorf("queue ?%s: %v, want 400", query, err)
 		}

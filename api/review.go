@@ -80,6 +80,13 @@ func queueFilter(q map[string][]string) (sinks.QueueFilter, error) {
 	default:
 		return f, fmt.Errorf("flagged must be true or false")
 	}
+	switch get("sort") {
+	case "", "newest":
+	case "relevance":
+		f.ByRelevance = true
+	default:
+		return f, fmt.Errorf("sort must be newest or relevance")
+	}
 	return f, nil
 }
 
@@ -91,16 +98,16 @@ type queueAnswer struct {
 }
 
 func (s *Server) listDrafts(w http.ResponseWriter, r *http.Request) {
-	if !onlyParams(w, r, "language", "source", "min_relevance", "max_relevance", "older_than", "newer_than", "flagged", "cursor", "limit") {
-		return
-	}
-	cursor, limit, ok := pageParams(w, r)
-	if !ok {
+	if !onlyParams(w, r, "language", "source", "min_relevance", "max_relevance", "older_than", "newer_than", "flagged", "sort", "cursor", "limit") {
 		return
 	}
 	f, err := queueFilter(r.URL.Query())
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad_parameter", err.Error())
+		return
+	}
+	cursor, limit, ok := pageParamsFor(w, r, func(c string) bool { return sinks.ValidQueueCursor(c, f.ByRelevance) })
+	if !ok {
 		return
 	}
 	items, next, counts, err := s.cfg.Store.ListQueue(f, cursor, limit)

@@ -300,6 +300,11 @@ type list[T any] struct {
 }
 
 func pageParams(w http.ResponseWriter, r *http.Request) (cursor string, limit int, ok bool) {
+	return pageParamsFor(w, r, func(c string) bool { _, err := strconv.ParseUint(c, 10, 64); return err == nil })
+}
+
+// pageParamsFor is pageParams for a list whose cursors valid recognises.
+func pageParamsFor(w http.ResponseWriter, r *http.Request, valid func(string) bool) (cursor string, limit int, ok bool) {
 	limit = 20
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -310,11 +315,9 @@ func pageParams(w http.ResponseWriter, r *http.Request) (cursor string, limit in
 		limit = n
 	}
 	cursor = r.URL.Query().Get("cursor")
-	if cursor != "" {
-		if _, err := strconv.ParseUint(cursor, 10, 64); err != nil {
-			writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
-			return "", 0, false
-		}
+	if cursor != "" && !valid(cursor) {
+		writeError(w, http.StatusBadRequest, "bad_parameter", "cursor is not one this server gave out")
+		return "", 0, false
 	}
 	return cursor, limit, true
 }

@@ -1,10 +1,14 @@
 package sinks
 
 import (
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -202,6 +206,10 @@ type QueueFilter struct {
 	// Flagged: nil any, true only drafts flagged below the relevance
 	// threshold, false only unflagged ones.
 	Flagged *bool
+	// ByRelevance orders the queue by the relevance gate's score, highest
+	// first (newest first among equal scores), instead of newest first: a
+	// reviewer can work the flagged lane from its likeliest write-ups down.
+	ByRelevance bool
 }
 
 // Match reports whether c passes f at time now.
@@ -262,8 +270,105 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 	if err != nil {
 		return nil, "", counts, err
 	}
+	if f.ByRelevance {
+		items, next, err := s.listByRelevance(f, now, cursor, limit)
+		return items, next, counts, err
+	}
 	items, next, err := s.ListDrafts(cursor, limit, func(c *casebook.Case) bool { return f.Match(c, now) })
 	return items, next, counts, err
+}
+
+// relevanceCursorPrefix marks a cursor of the queue in relevance order: the
+// last item's score and queue key, so a page starts right after it however
+// many drafts arrived meanwhile.
+const relevanceCursorPrefix = "r"
+
+// listByRelevance pages through the drafts f matches, by score then newest.
+func (s *Store) listByRelevance(f QueueFilter, now time.Time, cursor string, limit int) ([]casebook.Case, string, error) {
+	type ranked struct {
+		score float64
+		key   []byte
+		id    string
+	}
+	var after *ranked
+	if cursor != "" {
+		score, key, ok := parseRelevanceCursor(cursor)
+		if !ok {
+			return nil, "", fmt.Errorf("bad cursor %q: %w", cursor, ErrInvalid)
+		}
+		after = &ranked{score: score, key: key}
+	}
+	out := []casebook.Case{}
+	next := ""
+	err := s.db.View(func(tx *bolt.Tx) error {
+		qb, cases := tx.Bucket(bQueue), tx.Bucket(bCases)
+		var all []ranked
+		err := tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
+			var e queueEntry
+			if getJSON(qb, v, &e) != nil || !f.match(&e, now) {
+				return nil
+			}
+			all = append(all, ranked{e.Score, slices.Clone(k), string(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		before := func(a, b *ranked) bool { // a comes first
+			if a.score != b.score {
+				return a.score > b.score
+			}
+			return bytes.Compare(a.key, b.key) > 0
+		}
+		sort.Slice(all, func(i, j int) bool { return before(&all[i], &all[j]) })
+		for i := range all {
+			r := &all[i]
+			if after != nil && !before(after, r) {
+				continue
+			}
+			var c casebook.Case
+			if getJSON(cases, []byte(r.id), &c) != nil || c.Status != casebook.StatusDraft {
+				continue
+			}
+			if len(out) == limit {
+				last := all[i-1]
+				next = relevanceCursorPrefix + strconv.FormatFloat(last.score, 'g', -1, 64) + "." + hex.EncodeToString(last.key)
+				break
+			}
+			out = append(out, c)
+		}
+		return nil
+	})
+	return out, next, err
+}
+
+// ValidQueueCursor reports a cursor the queue gives out in its order:
+// newest first, or by relevance.
+func ValidQueueCursor(cursor string, byRelevance bool) bool {
+	if byRelevance {
+		_, _, ok := parseRelevanceCursor(cursor)
+		return ok
+	}
+	_, err := decodeCursor(cursor)
+	return err == nil
+}
+
+// parseRelevanceCursor reads a cursor listByRelevance wrote.
+func parseRelevanceCursor(cursor string) (float64, []byte, bool) {
+	rest, ok := strings.CutPrefix(cursor, relevanceCursorPrefix)
+	if !ok {
+		return 0, nil, false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return 0, nil, false
+	}
+	score, err := strconv.ParseFloat(rest[:i], 64)
+	key, err2 := hex.DecodeString(rest[i+1:])
+	if err != nil || err2 != nil || len(key) == 0 {
+		return 0, nil, false
+	}
+	return score, key, true
 }
 
 // fieldChanges pairs the JSON of each changed field before and after.

@@ -178,7 +178,7 @@ func listQueryWith(q url.Values, limit int, cursor string) string {
 
 func runReview(ctx context.Context, args []string) error {
 	var cf clientFlags
-	var reason, note, cursor, into, source, language string
+	var reason, note, cursor, into, source, language, order string
 	var limit int
 	var flagged bool
 	fs, err := parseWith("review", args, &cf, func(fs *flag.FlagSet) {
@@ -188,6 +188,7 @@ func runReview(ctx context.Context, args []string) error {
 		fs.BoolVar(&flagged, "flagged", false, "only the flagged lane: drafts the relevance gate was unsure of (list)")
 		fs.StringVar(&source, "source", "", "list: a source's host or site name (substring); skipped: a crawl source's name")
 		fs.StringVar(&language, "language", "", "only drafts in this language: en, ru, zh or und (list)")
+		fs.StringVar(&order, "sort", "", "newest (default) or relevance: the gate's score, highest first (list)")
 		fs.IntVar(&limit, "limit", 20, "page size (list, skipped)")
 		fs.StringVar(&cursor, "cursor", "", "page cursor (list, skipped)")
 	})
@@ -206,6 +207,9 @@ func runReview(ctx context.Context, args []string) error {
 		}
 		if language != "" {
 			q.Set("language", language)
+		}
+		if order != "" {
+			q.Set("sort", order)
 		}
 		var l caseList
 		if _, err := c.Do(ctx, "GET", "/api/v1/review/drafts"+listQueryWith(q, limit, cursor), nil, &l); err != nil {
