@@ -20,7 +20,7 @@ test:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) test -race -count=1 -timeout 40m ./...
-	$(GO) test -count=1 -run '^TestRelevanceWeightsFresh$$' ./classify/evalrelevance
+	$(GO) test -count=1 -run '^(TestRelevanceWeightsFresh|TestCrossSourceFloors)$$' ./classify/evalrelevance
 	@# without -race (minutes under it, 20 s here): the gold set's cross-source floors, the
 	@# in-sample gap and the field model's keep thresholds, which the -race run leaves out
 	$(GO) test -count=1 -run '^(TestGoldSet|TestFieldModelFresh)$$' ./classify/evalcases

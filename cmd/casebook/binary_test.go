@@ -427,3 +427,25 @@ func TestProgressRedraw(t *testing.T) {
 		t.Errorf("spaced plain lines: %q, want the first only", spaced.String())
 	}
 }
+
+// TestEvalRelevanceAsFitted: `eval relevance --as-fitted` scores the gate on
+// the inputs `make fit` reads and prints the figure of record per set; it
+// names every input itself, so another input flag beside it is a usage error.
+func TestEvalRelevanceAsFitted(t *testing.T) {
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, "..", "shared", "eval", "relevance", "labels.tsv")); err != nil {
+		t.Skipf("shared tree absent: %v", err)
+	}
+	r := runBin(t, "", nil, "eval", "relevance", "--as-fitted", "--root", root, "--worst", "1")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.err)
+	}
+	for _, want := range []string{"set relevance-unseen:", "set relevance:", "set gold:", "the --dir and --gold posts:"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output without %q\n%s", want, r.stdout)
+		}
+	}
+	if r := runBin(t, "", nil, "eval", "relevance", "--as-fitted", "--root", root, "--dir", "x"); r.code != 2 {
+		t.Errorf("--as-fitted with --dir: exit %d, want 2 (usage)\n%s", r.code, r.err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/casebook/casebook/classify"
 	"github.com/casebook/casebook/classify/evalcases"
@@ -77,11 +78,25 @@ func runEval(ctx context.Context, args []string) error {
 			sets = append(sets, s)
 			return nil
 		})
+		asFitted := fs.Bool("as-fitted", false, "the checked-in gate's inputs (make fit): ../shared's relevance and gold sets, both page sets and classify/testdata/relevance-unseen, under --root; the figure of record")
+		root := fs.String("root", ".", "with --as-fitted: the repository root, beside ../shared")
 		if err := fs.Parse(args[1:]); err != nil {
 			return flagError(err)
 		}
+		if *asFitted {
+			if *dir != "" || *gold != "" || len(sets) > 0 || len(pages) > 0 {
+				return &usageError{"--as-fitted names every input: give no --dir, --gold, --set or --pages with it"}
+			}
+			in := evalrelevance.DefaultInputs(filepath.Join(*root, "..", "shared"), *root)
+			for _, p := range append(append([]string{in.Dir, in.GoldDir}, in.Sets...), in.Pages...) {
+				if _, err := os.Stat(p); err != nil {
+					return fmt.Errorf("eval relevance --as-fitted: %w (run it from the repository root, or give --root)", err)
+				}
+			}
+			*dir, *gold, sets, pages = in.Dir, in.GoldDir, in.Sets, in.Pages
+		}
 		if *dir == "" && *gold == "" && len(sets) == 0 {
-			return &usageError{"give --dir DIR, --set DIR and/or --gold DIR"}
+			return &usageError{"give --as-fitted, or --dir DIR, --set DIR and/or --gold DIR"}
 		}
 		_, err := evalrelevance.Run(ctx, evalrelevance.Config{Dir: *dir, GoldDir: *gold, Sets: sets, Worst: *worst, Threshold: *threshold, Pages: pages}, os.Stdout)
 		return err
