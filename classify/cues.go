@@ -630,6 +630,9 @@ func sentenceScores(low string) (out map[field]float64, adv bool) {
 		}
 		seen = append(seen, ci)
 		f, w := allFieldOf[ci], allFieldCues[ci].weight
+		if f == fRemediation && reflexiveAfter(low, at+len(allFieldCues[ci].text)) {
+			return true // "сервис перезапустился": it restarted by itself, nobody fixed it
+		}
 		if f == fNone {
 			found |= allMarkOf[ci]
 			return true

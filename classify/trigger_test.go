@@ -515,3 +515,22 @@ func TestReflexiveIsNoAct(t *testing.T) {
 		}
 	}
 }
+
+// TestReflexiveIsNoFix: "сервис перезапустился" tells what the service did
+// by itself, not a fix someone applied ("мы перезапустили сервис").
+func TestReflexiveIsNoFix(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		fix  bool
+	}{
+		{"в 10:20 мы перезапустили сервис оплаты", true},
+		{"в 10:20 сервис оплаты перезапустился сам", false},
+		{"к утру мы восстановили базу из бэкапа", true},
+		{"к утру база восстановилась сама, без нас", false},
+	} {
+		scores, _ := sentenceScores(tc.text)
+		if got := scores[fRemediation] > 0; got != tc.fix {
+			t.Errorf("%q: remediation score %.1f, want a fix %v", tc.text, scores[fRemediation], tc.fix)
+		}
+	}
+}
