@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,29 +14,12 @@ func TestQueuePageByRelevance(t *testing.T) {
 	f.seedDrafts()
 	c := browser(t)
 	login(t, c, f.srv.URL, f.revTok)
+	// order lists the seeded drafts in the order their links stand on page
 	order := func(page string) string {
-		type at struct {
-			name string
-			i    int
-		}
-		var got []at
-		for _, name := range []string{"cert", "zh", "flagged"} {
-			if i := strings.Index(page, `href="/review/drafts/`+f.drafts[name]+`"`); i >= 0 {
-				got = append(got, at{name, i})
-			}
-		}
-		for i := range got {
-			for j := i + 1; j < len(got); j++ {
-				if got[j].i < got[i].i {
-					got[i], got[j] = got[j], got[i]
-				}
-			}
-		}
-		var s []string
-		for _, g := range got {
-			s = append(s, g.name)
-		}
-		return strings.Join(s, ",")
+		names := []string{"cert", "zh", "flagged"}
+		at := func(name string) int { return strings.Index(page, `href="/review/drafts/`+f.drafts[name]+`"`) }
+		slices.SortFunc(names, func(a, b string) int { return at(a) - at(b) })
+		return strings.Join(names, ",")
 	}
 	_, page := get(t, c, f.srv.URL+"/review?sort=relevance")
 	if got := order(page); got != "cert,zh,flagged" {

@@ -238,14 +238,25 @@ type QueueCounts struct {
 	BySource   map[string]int `json:"by_source"`
 }
 
-// ListQueue pages through drafts matching f, newest first, and counts the
-// whole queue (facets) and the matches.
+// ListQueue pages through drafts matching f, newest first (or by relevance,
+// f.ByRelevance), and counts the whole queue (facets) and the matches.
 func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.Case, string, QueueCounts, error) {
 	now := s.now()
 	counts := QueueCounts{ByLanguage: map[string]int{}, BySource: map[string]int{}}
+	var after *rankedDraft
+	if f.ByRelevance && cursor != "" {
+		score, key, ok := parseRelevanceCursor(cursor)
+		if !ok {
+			return nil, "", counts, fmt.Errorf("bad cursor %q: %w", cursor, ErrInvalid)
+		}
+		after = &rankedDraft{score: score, key: key}
+	}
+	var items []casebook.Case
+	next := ""
 	err := s.db.View(func(tx *bolt.Tx) error {
 		qb := tx.Bucket(bQueue)
-		return tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
+		var ranked []rankedDraft // the matches, for the relevance order
+		err := tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
 			var e queueEntry
 			if getJSON(qb, v, &e) != nil {
 				return nil // approved, rejected or merged since it was queued
@@ -263,19 +274,42 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 			}
 			if f.match(&e, now) {
 				counts.Matched++
+				if f.ByRelevance {
+					ranked = append(ranked, rankedDraft{e.Score, slices.Clone(k), string(v)})
+				}
 			}
 			return nil
 		})
+		if err != nil || !f.ByRelevance {
+			return err
+		}
+		items, next = pageByRelevance(tx, ranked, after, limit)
+		return nil
 	})
 	if err != nil {
 		return nil, "", counts, err
 	}
 	if f.ByRelevance {
-		items, next, err := s.listByRelevance(f, now, cursor, limit)
-		return items, next, counts, err
+		return items, next, counts, nil
 	}
-	items, next, err := s.ListDrafts(cursor, limit, func(c *casebook.Case) bool { return f.Match(c, now) })
+	items, next, err = s.ListDrafts(cursor, limit, func(c *casebook.Case) bool { return f.Match(c, now) })
 	return items, next, counts, err
+}
+
+// rankedDraft is a queued draft in the relevance order: its score, then its
+// queue key (newer is greater).
+type rankedDraft struct {
+	score float64
+	key   []byte
+	id    string
+}
+
+// before reports that a comes before b in the relevance order.
+func (a *rankedDraft) before(b *rankedDraft) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return bytes.Compare(a.key, b.key) > 0
 }
 
 // relevanceCursorPrefix marks a cursor of the queue in relevance order: the
@@ -283,63 +317,29 @@ func (s *Store) ListQueue(f QueueFilter, cursor string, limit int) ([]casebook.C
 // many drafts arrived meanwhile.
 const relevanceCursorPrefix = "r"
 
-// listByRelevance pages through the drafts f matches, by score then newest.
-func (s *Store) listByRelevance(f QueueFilter, now time.Time, cursor string, limit int) ([]casebook.Case, string, error) {
-	type ranked struct {
-		score float64
-		key   []byte
-		id    string
-	}
-	var after *ranked
-	if cursor != "" {
-		score, key, ok := parseRelevanceCursor(cursor)
-		if !ok {
-			return nil, "", fmt.Errorf("bad cursor %q: %w", cursor, ErrInvalid)
-		}
-		after = &ranked{score: score, key: key}
-	}
+// pageByRelevance sorts ranked and returns the drafts of the page after
+// after (nil: the first page), and the cursor of the next page.
+func pageByRelevance(tx *bolt.Tx, ranked []rankedDraft, after *rankedDraft, limit int) ([]casebook.Case, string) {
+	sort.Slice(ranked, func(i, j int) bool { return ranked[i].before(&ranked[j]) })
+	cases := tx.Bucket(bCases)
 	out := []casebook.Case{}
-	next := ""
-	err := s.db.View(func(tx *bolt.Tx) error {
-		qb, cases := tx.Bucket(bQueue), tx.Bucket(bCases)
-		var all []ranked
-		err := tx.Bucket(bDraftQueue).ForEach(func(k, v []byte) error {
-			var e queueEntry
-			if getJSON(qb, v, &e) != nil || !f.match(&e, now) {
-				return nil
-			}
-			all = append(all, ranked{e.Score, slices.Clone(k), string(v)})
-			return nil
-		})
-		if err != nil {
-			return err
+	var last *rankedDraft
+	for i := range ranked {
+		r := &ranked[i]
+		if after != nil && !after.before(r) {
+			continue
 		}
-		before := func(a, b *ranked) bool { // a comes first
-			if a.score != b.score {
-				return a.score > b.score
-			}
-			return bytes.Compare(a.key, b.key) > 0
+		var c casebook.Case
+		if getJSON(cases, []byte(r.id), &c) != nil || c.Status != casebook.StatusDraft {
+			continue
 		}
-		sort.Slice(all, func(i, j int) bool { return before(&all[i], &all[j]) })
-		for i := range all {
-			r := &all[i]
-			if after != nil && !before(after, r) {
-				continue
-			}
-			var c casebook.Case
-			if getJSON(cases, []byte(r.id), &c) != nil || c.Status != casebook.StatusDraft {
-				continue
-			}
-			if len(out) == limit {
-				last := all[i-1]
-				next = relevanceCursorPrefix + strconv.FormatFloat(last.score, 'g', -1, 64) + "." + hex.EncodeToString(last.key)
-				break
-			}
-			out = append(out, c)
+		if len(out) == limit {
+			return out, relevanceCursorPrefix + strconv.FormatFloat(last.score, 'g', -1, 64) + "." + hex.EncodeToString(last.key)
 		}
-		return nil
-	})
-	return out, next, err
+		out = append(out, c)
+		last = r
+	}
+	return out, ""
 }
 
 // ValidQueueCursor reports a cursor the queue gives out in its order:
