@@ -37,10 +37,12 @@ type Doc struct {
 	Label    bool   // an incident write-up
 	Features []float64
 	V1       float64 // the replaced hand-tuned gate's score
-	Extra    bool    // from the gold set rather than a relevance set
 	Page     bool    // a news or article page (LoadPages)
-	Set      string  // the labelled set it came from: a relevance set's folder name, or "gold"
+	Set      string  // the labelled set it came from: a relevance set's folder name, or goldSet
 }
+
+// goldSet is the Set of the gold set's posts.
+const goldSet = "gold"
 
 // Load reads the relevance set in dir (may be "") and the gold set in
 // goldDir (may be ""). A post found in both counts once.
@@ -203,7 +205,7 @@ func readGold(file string) (Doc, bool, error) {
 	if len(parts) > 2 {
 		src = parts[1]
 	}
-	return Doc{Path: g.Doc, Lang: g.Expect.Language, Source: NormSource(src), Label: g.Expect.Relevance.IsPostmortem, Extra: true, Set: "gold"}, true, nil
+	return Doc{Path: g.Doc, Lang: g.Expect.Language, Source: NormSource(src), Label: g.Expect.Relevance.IsPostmortem, Set: goldSet}, true, nil
 }
 
 // NormSource names a blog the same way in both sets: "en-rust-blog",
@@ -256,7 +258,7 @@ func LoadPages(dir, source string) ([]Doc, error) {
 		if lang == "und" {
 			return nil
 		}
-		got[i] = &Doc{Path: filepath.Base(picked[i]), Lang: lang, Source: source, Features: classify.RelevanceFeatures(doc), Extra: true, Page: true}
+		got[i] = &Doc{Path: filepath.Base(picked[i]), Lang: lang, Source: source, Features: classify.RelevanceFeatures(doc), Page: true}
 		return nil
 	})
 	if err != nil {

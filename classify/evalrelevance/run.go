@@ -122,10 +122,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Report, error) {
 	r.Pages = docs[labelled:]
 	r.PageIn, r.PageCross = r.InScores[labelled:], r.CrossScores[labelled:]
 	r.Docs, r.InScores, r.CrossScores = docs[:labelled], r.InScores[:labelled], r.CrossScores[:labelled]
-	r.InSample, r.LaneIn = r.tally(r.Docs, r.InScores, r.Threshold)
-	r.CrossSource, r.LaneCross = r.tally(r.Docs, r.CrossScores, r.Threshold)
 	r.V1Scores = v1[:labelled]
-	r.V1, _ = r.tally(r.Docs, r.V1Scores, 0.4)
+	r.tallyAll()
 	r.print(w, cfg.Worst)
 	if sets := r.sets(); len(sets) > 1 {
 		for _, set := range sets {
@@ -169,9 +167,7 @@ func (r *Report) Subset(keep func(Doc) bool) *Report {
 			sub.V1Scores = append(sub.V1Scores, r.V1Scores[i])
 		}
 	}
-	sub.InSample, sub.LaneIn = sub.tally(sub.Docs, sub.InScores, r.Threshold)
-	sub.CrossSource, sub.LaneCross = sub.tally(sub.Docs, sub.CrossScores, r.Threshold)
-	sub.V1, _ = sub.tally(sub.Docs, sub.V1Scores, 0.4)
+	sub.tallyAll()
 	return sub
 }
 
@@ -191,10 +187,17 @@ func (r *Report) sources() map[string]bool {
 	return srcs
 }
 
+// tallyAll counts the in-sample, cross-source and v1 figures of r.Docs.
+func (r *Report) tallyAll() {
+	r.InSample, r.LaneIn = r.tally(r.InScores, r.Threshold)
+	r.CrossSource, r.LaneCross = r.tally(r.CrossScores, r.Threshold)
+	r.V1, _ = r.tally(r.V1Scores, 0.4)
+}
+
 // tally counts figures and lanes per language at threshold.
-func (r *Report) tally(docs []Doc, scores []float64, threshold float64) (map[string]Figures, map[string]Lane) {
+func (r *Report) tally(scores []float64, threshold float64) (map[string]Figures, map[string]Lane) {
 	figs, lanes := map[string]Figures{}, map[string]Lane{}
-	for i, d := range docs {
+	for i, d := range r.Docs {
 		s := math.Round(scores[i]*100) / 100
 		low, high := r.Classifier.BandFor(d.Lang)
 		for _, k := range []string{d.Lang, "all"} {
@@ -251,7 +254,7 @@ func (r *Report) print(w io.Writer, worst int) {
 	srcs := r.sources()
 	extra := 0
 	for _, d := range r.Docs {
-		if d.Extra {
+		if d.Set == goldSet {
 			extra++
 		}
 	}
