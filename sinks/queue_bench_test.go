@@ -11,8 +11,8 @@ import (
 )
 
 // BenchmarkReviewQueue lists the first page of a 5,000-draft queue (a large
-// crawl's worth) with its counts, next to the peer: the same page without
-// counts (ListDrafts), from the same store.
+// crawl's worth) with its counts, newest first and by relevance, next to the
+// peer: the same page without counts (ListDrafts), from the same store.
 //
 //	go test -run '^$' -bench ReviewQueue ./sinks
 func BenchmarkReviewQueue(b *testing.B) {
@@ -42,6 +42,14 @@ func BenchmarkReviewQueue(b *testing.B) {
 	b.Run("ListQueue", func(b *testing.B) {
 		for b.Loop() {
 			items, _, counts, err := s.ListQueue(QueueFilter{Language: "ru"}, "", 50)
+			if err != nil || len(items) != 50 || counts.Total != n {
+				b.Fatalf("%d items, %+v, %v", len(items), counts, err)
+			}
+		}
+	})
+	b.Run("ListQueue-by-relevance", func(b *testing.B) {
+		for b.Loop() {
+			items, _, counts, err := s.ListQueue(QueueFilter{Language: "ru", ByRelevance: true}, "", 50)
 			if err != nil || len(items) != 50 || counts.Total != n {
 				b.Fatalf("%d items, %+v, %v", len(items), counts, err)
 			}
