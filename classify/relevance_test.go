@@ -361,3 +361,38 @@ func TestCyrillicBaseRate(t *testing.T) {
 		t.Errorf("cyrillic_text weighs %.4f: the fit no longer lifts Russian posts; drop the feature", w)
 	}
 }
+
+// A Russian write-up often tells the cause and the fix in the passive or
+// with a noun ("сбой был вызван", "сервис восстановлен", "проблема была
+// в"), where English says "caused by" and "restored": the gate's cause and
+// fix signals read those forms too. The control sentences carry neither.
+func TestRussianPassiveCauseAndFix(t *testing.T) {
+	tests := []struct {
+		text       string
+		cause, fix bool
+	}{
+		{"Сбой был вызван переполнением диска на основном узле.", true, false},
+		{"Проблема была в старом сертификате балансировщика.", true, false},
+		{"Оказалось, что дело было в лимите соединений.", true, false},
+		{"Это было связано с ночным обновлением драйвера.", true, false},
+		{"К утру сервис был восстановлен, очередь разобрана.", false, true},
+		{"Релиз откачен, воркеры перезапущены.", false, true},
+		{"Ошибка устранена в тот же вечер.", false, true},
+		{"Мы применили обходное решение и подняли лимит.", false, true},
+		{"Сервис принимает запросы и пишет их в очередь.", false, false},
+		{"Функция вызывает обработчик для каждого сообщения.", false, false},
+	}
+	for _, tt := range tests {
+		doc, err := extract.Extract([]byte(tt.text), extract.Options{Format: extract.FormatText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := RelevanceFeatures(doc)
+		if got := x[rfCause] > 0; got != tt.cause {
+			t.Errorf("%q: found cause %v, want %v", tt.text, got, tt.cause)
+		}
+		if got := x[rfFix] > 0; got != tt.fix {
+			t.Errorf("%q: applied fix %v, want %v", tt.text, got, tt.fix)
+		}
+	}
+}
