@@ -560,7 +560,7 @@ func cyrillicPast(tok string) bool {
 }
 
 // cyrillicImperative reports a Russian plural imperative ("проверьте",
-// "выполните", "сделайте").
+// "выполните", "сделайте", "убедитесь").
 func cyrillicImperative(tok string) bool {
 	if utf8.RuneCountInString(tok) < 5 {
 		return false
@@ -569,7 +569,9 @@ func cyrillicImperative(tok string) bool {
 	case "сайте", "вите":
 		return false
 	}
-	return strings.HasSuffix(tok, "ите") || strings.HasSuffix(tok, "йте") || strings.HasSuffix(tok, "ьте")
+	// reflexive ones too: "убедитесь", "обратитесь", "остановитесь"
+	return strings.HasSuffix(tok, "ите") || strings.HasSuffix(tok, "йте") || strings.HasSuffix(tok, "ьте") ||
+		strings.HasSuffix(tok, "итесь") || strings.HasSuffix(tok, "йтесь") || strings.HasSuffix(tok, "ьтесь")
 }
 
 // RelevanceModel is a fitted logistic regression over the gate's features,

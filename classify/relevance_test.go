@@ -396,3 +396,17 @@ func TestRussianPassiveCauseAndFix(t *testing.T) {
 		}
 	}
 }
+
+// A Russian guide's plural imperatives are reflexive as often as not
+// ("убедитесь", "обратитесь"); a past verb or a noun is none.
+func TestCyrillicImperative(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"проверьте": true, "выполните": true, "сделайте": true,
+		"убедитесь": true, "обратитесь": true, "настройтесь": true, "отвлекитесь": true,
+		"проверили": false, "убедились": false, "сайте": false, "настройки": false, "вместе": false,
+	} {
+		if got := cyrillicImperative(tok); got != want {
+			t.Errorf("cyrillicImperative(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}
