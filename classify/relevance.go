@@ -207,6 +207,7 @@ var (
 	incidentHeadCues = join(postmortemCues, cues("what happened", "root cause", "impact", "resolution", "timeline",
 		"lessons", "action items", "detection", "mitigation", "summary of the", "service event", "remediation",
 		"что произошло", "причина", "хронология", "последствия", "решение", "выводы",
+		"влияние", "обнаружение", "устранение", "уроки", "симптомы", "план действий",
 		"现象", "原因", "影响", "时间线", "解决", "经过", "背景"))
 )
 

@@ -410,3 +410,25 @@ func TestCyrillicImperative(t *testing.T) {
 		}
 	}
 }
+
+// The Russian incident headings name the same sections as the English
+// ones: impact, detection, remediation, lessons, symptoms, action plan.
+func TestRussianIncidentHeadings(t *testing.T) {
+	for _, h := range []string{"Влияние", "Обнаружение", "Устранение", "Уроки", "Симптомы", "План действий"} {
+		text := "# Заметки\n\n## " + h + "\n\nТекст раздела без особых слов.\n"
+		doc, err := extract.Extract([]byte(text), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := RelevanceFeatures(doc); x[rfIncidentHeads] == 0 {
+			t.Errorf("heading %q is no incident heading", h)
+		}
+	}
+	doc, err := extract.Extract([]byte("# Заметки\n\n## Установка\n\nТекст раздела без особых слов.\n"), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := RelevanceFeatures(doc); x[rfIncidentHeads] != 0 {
+		t.Errorf("heading \"Установка\" counted as an incident heading")
+	}
+}

@@ -16,17 +16,18 @@ import (
 // 1.00 / 0.91 / 1.00, flagged 0.28) and again with the Russian base rate
 // (cyrillic_text; shared: 0.93 / 0.74 / 0.84, kept 1.00 / 0.87 / 1.00,
 // flagged 0.33; made-up: 0.79 / 0.72 / 0.83, kept 1.00, flagged 0.28) and
-// in session 16 with the Russian passive cause and fix cues (shared: 0.91 /
-// 0.83 / 0.84, kept 1.00 / 0.87 / 1.00, flagged 0.30; made-up: 0.81 / 0.75
-// / 0.80, kept 1.00, flagged 0.30), less about one post. They are
+// in session 16 with the Russian passive cause and fix cues and incident
+// headings (shared: 0.95 / 0.83 / 0.88, kept 1.00 / 0.93 / 1.00, flagged
+// 0.32; made-up: 0.83 / 0.75 / 0.83, kept 1.00 / 1.00 / 0.91, flagged 0.30),
+// less about one post. They are
 // regression floors, not issue #10's targets (F1 >= 0.90, flagged <= 0.15).
 var crossFloors = []struct {
 	set      string // "" for ../shared's posts
 	f1, kept map[string]float64
 	flagged  float64 // ceiling on the flagged share of all drafts
 }{
-	{"", map[string]float64{"en": 0.88, "ru": 0.78, "zh": 0.80}, map[string]float64{"en": 0.96, "ru": 0.80, "zh": 0.95}, 0.36},
-	{filepath.Base(RepoSet), map[string]float64{"en": 0.76, "ru": 0.70, "zh": 0.75}, map[string]float64{"en": 0.94, "ru": 0.90, "zh": 0.90}, 0.33},
+	{"", map[string]float64{"en": 0.90, "ru": 0.78, "zh": 0.82}, map[string]float64{"en": 0.96, "ru": 0.86, "zh": 0.95}, 0.36},
+	{filepath.Base(RepoSet), map[string]float64{"en": 0.78, "ru": 0.70, "zh": 0.78}, map[string]float64{"en": 0.94, "ru": 0.90, "zh": 0.86}, 0.34},
 }
 
 func TestCrossSourceFloors(t *testing.T) {
