@@ -153,7 +153,9 @@ var relCues, relCueLabel = relLabelled(map[int]cueSet{
 		"原因", "导致", "原来", "根因", "由于", "发现", "引起", "造成"),
 	cFix: cues("fixed", "we fixed", "rolled back", "reverted", "restarted", "patched", "mitigated", "resolved",
 		"restored", "deployed a fix", "hotfix", "workaround", "recovered", "rebooted", "failed over",
-		"исправил", "откатил", "перезапустил", "починил", "восстановил", "устранил", "решили", "вернули", "перезагрузил",
+		"исправил", "откатил", "перезапустил", "починил", "восстановил", "устранил", "вернули",
+		// "решили" alone is mostly "decided" ("решили переехать"): the fix is the problem solved
+		"решили проблему", "проблему решили", "проблема решена", "перезагрузил",
 		"исправлен", "восстановлен", "устранен", "устранён", "откачен", "перезапущен", "обходное решение",
 		"修复", "回滚", "重启", "解决了", "恢复", "止损", "临时方案"),
 	cImpact: cues("users", "customers", "affected", "unavailable", "downtime", "degraded", "impact", "outage",
