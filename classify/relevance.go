@@ -153,9 +153,9 @@ var relCues, relCueLabel = relLabelled(map[int]cueSet{
 		"原因", "导致", "原来", "根因", "由于", "发现", "引起", "造成"),
 	cFix: cues("fixed", "we fixed", "rolled back", "reverted", "restarted", "patched", "mitigated", "resolved",
 		"restored", "deployed a fix", "hotfix", "workaround", "recovered", "rebooted", "failed over",
-		"исправил", "откатил", "перезапустил", "починил", "восстановил", "устранил", "вернули",
+		"исправил", "откатил", "перезапустил", "починил", "восстановил", "устранил", "вернули", "перезагрузил",
 		// "решили" alone is mostly "decided" ("решили переехать"): the fix is the problem solved
-		"решили проблему", "проблему решили", "проблема решена", "перезагрузил",
+		"решили проблему", "проблему решили", "проблема решена",
 		"исправлен", "восстановлен", "устранен", "устранён", "откачен", "перезапущен", "обходное решение",
 		"修复", "回滚", "重启", "解决了", "恢复", "止损", "临时方案"),
 	cImpact: cues("users", "customers", "affected", "unavailable", "downtime", "degraded", "impact", "outage",
@@ -572,16 +572,15 @@ func cyrillicImperative(tok string) bool {
 	case "сайте", "вите":
 		return false
 	}
-	// reflexive ones too: "убедитесь", "обратитесь", "остановитесь"
-	return strings.HasSuffix(tok, "ите") || strings.HasSuffix(tok, "йте") || strings.HasSuffix(tok, "ьте") ||
-		strings.HasSuffix(tok, "итесь") || strings.HasSuffix(tok, "йтесь") || strings.HasSuffix(tok, "ьтесь")
+	tok = strings.TrimSuffix(tok, "сь") // reflexive ones too: "убедитесь", "обратитесь"
+	return strings.HasSuffix(tok, "ите") || strings.HasSuffix(tok, "йте") || strings.HasSuffix(tok, "ьте")
 }
 
 // RelevanceModel is a fitted logistic regression over the gate's features,
-// each standardised against posts of the same language (a feature's level
-// relative to the language's usual post, so the three languages' cue lists
-// need not match in coverage): score = sigmoid(Bias + sum Weights[i]*z[i]),
-// z[i] = (x[i]-Mean[i])/Scale[i] with Mean and Scale of the post's language.
+// each standardised: score = sigmoid(Bias + sum Weights[i]*z[i]), z[i] =
+// (x[i]-Mean[i])/Scale[i] with the Mean and Scale of the post's language
+// when Norms has one, else the pooled "" (the fit writes only the pooled
+// one: per-language norms lowered the cross-source figures, twice).
 type RelevanceModel struct {
 	Norms   map[string]RelevanceNorm // per language; "" is all languages together
 	Weights []float64

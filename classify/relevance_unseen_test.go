@@ -286,8 +286,8 @@ func TestRelevanceUnseen(t *testing.T) {
 }
 
 // unseenSignals maps each signal issue #10 names to posts of the set that
-// carry it, per language: the gate's feature is above the mean of its
-// language's posts (the reference the gate standardises against), on a post
+// carry it, per language: the gate's feature is above the mean it is
+// standardised against (RelevanceModel.norm: the pooled one today), on a post
 // of the side the signal argues for. Posts of the other side that also carry
 // a signal are fine; these rows only show that the set exercises it.
 var unseenSignals = []struct {

@@ -353,7 +353,7 @@ func ValidQueueCursor(cursor string, byRelevance bool) bool {
 	return err == nil
 }
 
-// parseRelevanceCursor reads a cursor listByRelevance wrote.
+// parseRelevanceCursor reads a cursor pageByRelevance wrote.
 func parseRelevanceCursor(cursor string) (float64, []byte, bool) {
 	rest, ok := strings.CutPrefix(cursor, relevanceCursorPrefix)
 	if !ok {
