@@ -78,6 +78,7 @@ var relFeatures = []relFeature{
 	// other features (their cues are fewer), so the fit lifts them;
 	// relevanceReason never names it
 	{"cyrillic_text", "Russian text", "not Russian text"},
+	{"advisory", "a security advisory", "no advisory"},
 }
 
 // Feature indexes.
@@ -106,6 +107,7 @@ const (
 	rfTemplate
 	rfChangelog
 	rfCyr
+	rfAdvisory
 	nRelFeatures
 )
 
@@ -199,6 +201,16 @@ func relLabelled(table map[int]cueSet) (cueSet, []int) {
 
 // Headings of guides and of incident write-ups.
 var (
+	// advisoryCues mark a vulnerability advisory: a title or heading naming
+	// one, or the versions it affects. Not "advisory" alone (a status
+	// page's lesser incidents are advisories) nor a CVE's number (a team's
+	// write-up of its response names one).
+	advisoryCues = cues("security advisory", "security bulletin", "security notice", "affected version",
+		"vulnerable version", "patched version",
+		"бюллетень безопасности", "уведомление о безопасности", "затронутые версии", "уязвимые версии",
+		"исправленные версии",
+		"安全公告", "安全通告", "漏洞公告", "受影响版本", "影响版本", "修复版本")
+
 	guideHeadCues = cues("how to", "how do", "guide", "tutorial", "getting started", "introduction", "install", "setup",
 		"set up", "step", "prerequisite", "best practice", "tips", "overview", "what is", "why ", "example", "usage",
 		"configuration", "conclusion", "summary", "faq", "references", "further reading", "what's new", "changelog",
@@ -327,6 +339,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 	if guideHeadCues.any(title) {
 		guideHeads += 2
 	}
+	if advisoryCues.any(title) {
+		x[rfAdvisory] = 1
+	}
 	if failureCues.any(title) || postmortemCues.any(title) {
 		x[rfTitleFail] = 1
 	}
@@ -341,6 +356,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 			}
 			if guideHeadCues.any(h) {
 				guideHeads++
+			}
+			if advisoryCues.any(h) {
+				x[rfAdvisory] = 1
 			}
 			if incidentHeadCues.any(h) {
 				incHeads++

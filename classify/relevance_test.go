@@ -434,3 +434,70 @@ func TestRussianIncidentHeadings(t *testing.T) {
 		t.Errorf("heading \"Установка\" counted as an incident heading")
 	}
 }
+
+// A vulnerability advisory (a product's notice to its users: what is
+// vulnerable, which versions, how to upgrade) is no incident of a running
+// system, though it names an impact, a fix and a timeline. Its title or
+// headings mark it; a team's write-up of an attack on its own systems
+// does not.
+func TestSecurityAdvisory(t *testing.T) {
+	c := testClassifier()
+	advisories := map[string]string{
+		"en": `# Security advisory for the widget library (WDG-2026-01)
+
+The widget team was notified that the parser in the widget library does not escape file names, which allows a path traversal.
+## Affected versions
+All versions before 3.4.2 are affected. Version 3.4.2, released today, fixes the issue.
+## Mitigations
+You should upgrade to 3.4.2 as soon as possible. If you cannot upgrade, you can disable file uploads in the settings.
+## Timeline
+The issue was reported on 2026-02-01 and the fix was released on 2026-02-10.`,
+		"ru": `# Бюллетень безопасности WDG-2026-01
+
+Команда библиотеки узнала, что парсер не экранирует имена файлов, что позволяет выйти за пределы каталога.
+## Затронутые версии
+Уязвимы все версии до 3.4.2. Версия 3.4.2, выпущенная сегодня, исправляет ошибку.
+## Что нужно сделать
+Обновитесь до 3.4.2 как можно скорее. Если обновиться нельзя, отключите загрузку файлов в настройках.
+## Хронология
+О проблеме сообщили 01.02.2026, исправление вышло 10.02.2026.`,
+		"zh": `# 安全公告：widget 库存在路径穿越漏洞
+
+widget 库的解析器没有转义文件名，攻击者可以借此读取任意目录下的文件。
+## 受影响版本
+3.4.2 之前的所有版本都受影响，今天发布的 3.4.2 修复了该问题。
+## 修复建议
+请尽快升级到 3.4.2。如果暂时无法升级，可以在配置中关闭文件上传。
+## 时间线
+2026-02-01 收到报告，2026-02-10 发布修复版本。`,
+	}
+	for lang, text := range advisories {
+		doc, err := extract.Extract([]byte(text), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := RelevanceFeatures(doc); x[rfAdvisory] != 1 {
+			t.Errorf("%s advisory: the advisory signal is not set", lang)
+		}
+		r := c.Classify(doc).Relevance
+		if r.IsPostmortem {
+			t.Errorf("%s advisory judged an incident (score %.2f, %s)", lang, r.Score, r.Reason)
+		}
+	}
+	// an attack on the team's own systems, told as an incident, names no advisory
+	incident := `# Credential stuffing against our login service on 3 March
+
+At 02:10 UTC our login service started rejecting most requests. We were paged at 02:14 and saw that one network was sending thousands of sign-in attempts a second.
+We found that the rate limit had been turned off by a config change the day before. We blocked the network at 02:40, restored the limit, and sign-ins recovered.
+Users could not log in for 30 minutes. We added an alert on failed sign-ins.`
+	doc, err := extract.Extract([]byte(incident), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := RelevanceFeatures(doc); x[rfAdvisory] != 0 {
+		t.Error("an incident about an attack is marked as an advisory")
+	}
+	if r := c.Classify(doc).Relevance; !r.IsPostmortem {
+		t.Errorf("an incident about an attack judged no incident (score %.2f, %s)", r.Score, r.Reason)
+	}
+}
