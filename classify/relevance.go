@@ -79,6 +79,7 @@ var relFeatures = []relFeature{
 	// relevanceReason never names it
 	{"cyrillic_text", "Russian text", "not Russian text"},
 	{"advisory", "a security advisory", "no advisory"},
+	{"roundup", "a roundup of many events", "no roundup"},
 }
 
 // Feature indexes.
@@ -108,6 +109,7 @@ const (
 	rfChangelog
 	rfCyr
 	rfAdvisory
+	rfRoundup
 	nRelFeatures
 )
 
@@ -201,6 +203,14 @@ func relLabelled(table map[int]cueSet) (cueSet, []int) {
 
 // Headings of guides and of incident write-ups.
 var (
+	// roundupCues title a post that looks over many events: a year or a
+	// quarter in review, notes from a conference, a digest. Not "notes" or
+	// "retrospective" alone, nor 总结 or 回顾 (an incident's own summary
+	// and review are titled so), nor 笔记 alone (排查笔记 is a bug hunt).
+	roundupCues = cues("in review", "year in review", "recap", "roundup", "round-up", "digest", "notes from",
+		"highlights", "looking back", "conference", "summit", "meetup",
+		"итоги года", "итоги квартала", "заметки с", "дайджест", "обзор года", "конференц", "митап",
+		"年度总结", "年终总结", "季度总结", "听讲笔记", "会议笔记", "大会", "周报", "月报")
 	// advisoryCues mark a vulnerability advisory: a title or heading naming
 	// one, or the versions it affects. Not "advisory" alone (a status
 	// page's lesser incidents are advisories) nor a CVE's number (a team's
@@ -341,6 +351,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 	}
 	if advisoryCues.any(title) {
 		x[rfAdvisory] = 1
+	}
+	if roundupCues.any(title) {
+		x[rfRoundup] = 1
 	}
 	if failureCues.any(title) || postmortemCues.any(title) {
 		x[rfTitleFail] = 1

@@ -501,3 +501,55 @@ Users could not log in for 30 minutes. We added an alert on failed sign-ins.`
 		t.Errorf("an incident about an attack judged no incident (score %.2f, %s)", r.Score, r.Reason)
 	}
 }
+
+// A roundup (a year in review, notes from a conference, a digest) looks
+// over many events and tells none of them as a story. Its title marks it;
+// an incident's own summary or retrospective is titled otherwise.
+func TestRoundup(t *testing.T) {
+	c := testClassifier()
+	roundups := map[string]string{
+		"en": `# Notes from the Platform Reliability Summit
+
+Last week I went to the summit and heard a dozen talks. Here are the ones I remember.
+## Change freezes
+One speaker showed how their outages dropped after they froze changes before holidays. Another team said a bad deploy took their checkout down for an hour in 2024 and they now roll out to one region first.
+## Alerting
+A talk argued that you should page on symptoms, not causes, and that most teams have too many alerts.`,
+		"ru": `# Заметки с конференции «Эксплуатация-2026»
+
+На прошлой неделе я был на конференции и послушал десяток докладов. Записал то, что запомнилось.
+## Заморозка изменений
+Один докладчик рассказал, что после заморозки релизов перед праздниками аварий стало меньше. Другая команда вспомнила, как неудачный деплой уронил оплату на час, и теперь они выкатывают сначала в один регион.
+## Алерты
+В докладе об алертах говорили, что будить дежурного нужно по симптомам, а не по причинам.`,
+		"zh": `# 运维技术大会听讲笔记
+
+上周参加了一个运维技术大会，听了十几个分享，挑几个印象深刻的记录一下。
+## 变更冻结
+有位讲师说节前冻结变更之后故障明显减少了。另一个团队提到一次错误的发布让支付中断了一个小时，现在他们先在一个地域灰度。
+## 告警
+有个分享认为应该按症状告警而不是按原因告警，大多数团队的告警都太多了。`,
+	}
+	for lang, text := range roundups {
+		doc, err := extract.Extract([]byte(text), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := RelevanceFeatures(doc); x[rfRoundup] != 1 {
+			t.Errorf("%s roundup: the roundup signal is not set", lang)
+		}
+		if r := c.Classify(doc).Relevance; r.IsPostmortem {
+			t.Errorf("%s roundup judged an incident (score %.2f, %s)", lang, r.Score, r.Reason)
+		}
+	}
+	for _, title := range []string{"Incident retrospective: search outage on 2 May", "Разбор инцидента: итог — час без оплаты",
+		"对象存储服务中断事件总结", "一次 OOM 排查笔记", "故障回顾：配置推送导致的超时"} {
+		doc, err := extract.Extract([]byte("# "+title+"\n\nText.\n"), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := RelevanceFeatures(doc); x[rfRoundup] != 0 {
+			t.Errorf("%q is marked as a roundup", title)
+		}
+	}
+}
