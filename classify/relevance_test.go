@@ -483,6 +483,9 @@ widget 库的解析器没有转义文件名，攻击者可以借此读取任意�
 		if r.IsPostmortem {
 			t.Errorf("%s advisory judged an incident (score %.2f, %s)", lang, r.Score, r.Reason)
 		}
+		if !strings.Contains(r.Reason, relFeatures[rfAdvisory].More) {
+			t.Errorf("%s advisory: the reason does not name it: %s", lang, r.Reason)
+		}
 	}
 	// an attack on the team's own systems, told as an incident, names no advisory
 	incident := `# Credential stuffing against our login service on 3 March
@@ -538,8 +541,12 @@ A talk argued that you should page on symptoms, not causes, and that most teams 
 		if x := RelevanceFeatures(doc); x[rfRoundup] != 1 {
 			t.Errorf("%s roundup: the roundup signal is not set", lang)
 		}
-		if r := c.Classify(doc).Relevance; r.IsPostmortem {
+		r := c.Classify(doc).Relevance
+		if r.IsPostmortem {
 			t.Errorf("%s roundup judged an incident (score %.2f, %s)", lang, r.Score, r.Reason)
+		}
+		if !strings.Contains(r.Reason, relFeatures[rfRoundup].More) {
+			t.Errorf("%s roundup: the reason does not name it: %s", lang, r.Reason)
 		}
 	}
 	for _, title := range []string{"Incident retrospective: search outage on 2 May", "Разбор инцидента: итог — час без оплаты",
