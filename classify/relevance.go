@@ -78,8 +78,6 @@ var relFeatures = []relFeature{
 	// other features (their cues are fewer), so the fit lifts them;
 	// relevanceReason never names it
 	{"cyrillic_text", "Russian text", "not Russian text"},
-	{"advisory", "a security advisory", "no advisory"},
-	{"roundup", "a roundup of many events", "no roundup"},
 }
 
 // Feature indexes.
@@ -108,8 +106,6 @@ const (
 	rfTemplate
 	rfChangelog
 	rfCyr
-	rfAdvisory
-	rfRoundup
 	nRelFeatures
 )
 
@@ -203,24 +199,6 @@ func relLabelled(table map[int]cueSet) (cueSet, []int) {
 
 // Headings of guides and of incident write-ups.
 var (
-	// roundupCues title a post that looks over many events: a year or a
-	// quarter in review, notes from a conference, a digest. Not "notes" or
-	// "retrospective" alone, nor 总结 or 回顾 (an incident's own summary
-	// and review are titled so), nor 笔记 alone (排查笔记 is a bug hunt).
-	roundupCues = cues("in review", "year in review", "recap", "roundup", "round-up", "digest", "notes from",
-		"highlights", "looking back", "conference", "summit", "meetup",
-		"итоги года", "итоги квартала", "заметки с", "дайджест", "обзор года", "конференц", "митап",
-		"年度总结", "年终总结", "季度总结", "听讲笔记", "会议笔记", "大会", "周报", "月报")
-	// advisoryCues mark a vulnerability advisory: a title or heading naming
-	// one, or the versions it affects. Not "advisory" alone (a status
-	// page's lesser incidents are advisories) nor a CVE's number (a team's
-	// write-up of its response names one).
-	advisoryCues = cues("security advisory", "security bulletin", "security notice", "affected version",
-		"vulnerable version", "patched version",
-		"бюллетень безопасности", "уведомление о безопасности", "затронутые версии", "уязвимые версии",
-		"исправленные версии",
-		"安全公告", "安全通告", "漏洞公告", "受影响版本", "影响版本", "修复版本")
-
 	guideHeadCues = cues("how to", "how do", "guide", "tutorial", "getting started", "introduction", "install", "setup",
 		"set up", "step", "prerequisite", "best practice", "tips", "overview", "what is", "why ", "example", "usage",
 		"configuration", "conclusion", "summary", "faq", "references", "further reading", "what's new", "changelog",
@@ -349,12 +327,6 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 	if guideHeadCues.any(title) {
 		guideHeads += 2
 	}
-	if advisoryCues.any(title) {
-		x[rfAdvisory] = 1
-	}
-	if roundupCues.any(title) {
-		x[rfRoundup] = 1
-	}
 	if failureCues.any(title) || postmortemCues.any(title) {
 		x[rfTitleFail] = 1
 	}
@@ -369,9 +341,6 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 			}
 			if guideHeadCues.any(h) {
 				guideHeads++
-			}
-			if advisoryCues.any(h) {
-				x[rfAdvisory] = 1
 			}
 			if incidentHeadCues.any(h) {
 				incHeads++
