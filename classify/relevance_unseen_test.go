@@ -66,9 +66,12 @@ type unseenResult struct {
 // `casebook eval relevance --dir classify/testdata/relevance-unseen` reads it
 // too) and scores every post the way the pipeline does: extract, then the
 // default classifier's Classify.
-func loadUnseen(t *testing.T) []unseenResult {
+func loadUnseen(t *testing.T) []unseenResult { return loadRelevanceSet(t, unseenDir) }
+
+// loadRelevanceSet is loadUnseen for any set laid out so.
+func loadRelevanceSet(t *testing.T, dir string) []unseenResult {
 	t.Helper()
-	f, err := os.Open(filepath.Join(unseenDir, "labels.tsv"))
+	f, err := os.Open(filepath.Join(dir, "labels.tsv"))
 	if err != nil {
 		t.Fatalf("relevance set: %v", err)
 	}
@@ -120,7 +123,7 @@ func loadUnseen(t *testing.T) []unseenResult {
 			defer wg.Done()
 			for i := range next {
 				p := posts[i]
-				body, err := os.ReadFile(filepath.Join(unseenDir, p.path))
+				body, err := os.ReadFile(filepath.Join(dir, p.path))
 				if err != nil {
 					errs[i] = fmt.Errorf("relevance set: %w", err)
 					continue
