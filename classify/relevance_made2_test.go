@@ -8,8 +8,9 @@ import "testing"
 // (guides laid out as symptom / cause / fix, advisories, point releases,
 // regression tooling, conference notes, years in review, essays, tutorials
 // that break a system on purpose). Written in session 17 by helpers who had
-// not seen the code; no rule, cue list or fit reads it, so what the shipped
-// gate scores here is held out.
+// not seen the code; no rule or cue list reads it and the shipped fit does
+// not (a fit on it was tried and not kept, see the README), so what the
+// shipped gate scores here is held out.
 const made2Dir = "testdata/relevance-made2"
 
 // made2Floors guard the shipped gate there: measured at its writing (the gate

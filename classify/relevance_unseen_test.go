@@ -72,7 +72,9 @@ type unseenResult struct {
 // default classifier's Classify.
 func loadUnseen(t *testing.T) []unseenResult { return loadRelevanceSet(t, unseenDir) }
 
-// loadRelevanceSet is loadUnseen for any set laid out so.
+// loadRelevanceSet is loadUnseen for any set laid out so. The gate's inputs
+// are kept only for the posts unseenSignals names, which are the first
+// set's: another set's results carry none.
 func loadRelevanceSet(t *testing.T, dir string) []unseenResult {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "labels.tsv"))
@@ -399,8 +401,8 @@ func figuresTable(title string, figs map[string]*unseenFigures) string {
 }
 
 // checkRelevanceFloors fails each figure under its floor, a flagged lane
-// over ceiling, and a language with no incidents or with fewer posts than
-// wantPosts (0: any).
+// over ceiling, and a language with no posts, no incidents, or a count of
+// posts other than wantPosts (0: any count).
 func checkRelevanceFloors(t *testing.T, figs map[string]*unseenFigures, floors map[string]relevanceFloor, ceiling float64, wantPosts int) {
 	t.Helper()
 	if got := ratioOr0(figs["all"].flagged, figs["all"].drafted); got > ceiling {
