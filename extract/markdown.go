@@ -133,7 +133,9 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	var para []string
 	flush := func() {
 		if len(para) > 0 {
-			b.block(Paragraph, inlineMD(joinSoft(para)))
+			if p := joinSoft(para); !imagesOnly(p) {
+				b.block(Paragraph, inlineMD(p))
+			}
 			para = nil
 		}
 	}
@@ -260,6 +262,19 @@ func tableRow(s string) string {
 		cells[i] = inlineMD(strings.TrimSpace(c))
 	}
 	return strings.Join(cells, " | ")
+}
+
+// imagesOnly reports whether a paragraph holds nothing but images, linked
+// or not. Their alt text captions a picture ("Latency graph"); it is not
+// prose, and left in it reads as a sentence of whatever section holds it.
+// An HTML page's <img> gives no text either.
+func imagesOnly(p string) bool {
+	if !strings.Contains(p, "![") {
+		return false
+	}
+	rest := mdImage.ReplaceAllString(p, "")
+	rest = mdLink.ReplaceAllString(rest, "")
+	return strings.TrimSpace(stripTags(rest)) == ""
 }
 
 // inlineMD strips inline markup, keeping link and image text. Each pattern

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -48,6 +49,33 @@ func TestMarkdownSoftBreaks(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A paragraph of nothing but images gives no text, as an HTML page's <img>
+// does not; an image inside a sentence keeps its alt text.
+func TestMarkdownImageParagraphs(t *testing.T) {
+	tests := []struct{ name, md, want string }{
+		{"image alone", "Before.\n\n![Latency graph](./latency.png \"p99 over a day\")\n\nAfter.", "Before.|After."},
+		{"linked image", "[![Build status](badge.svg)](https://ci.example/x)\n\nThe build broke.", "The build broke."},
+		{"two images", "![a](a.png) ![b](b.png)\n\nЛоги показали ошибку.", "Логи показали ошибку."},
+		{"html img", "<img src=\"x.png\" alt=\"x\">\n\n重启后恢复。", "重启后恢复。"},
+		{"image in a sentence", "The graph ![p99](p.png) shows the spike.", "The graph p99 shows the spike."},
+	}
+	for _, tt := range tests {
+		doc, err := Extract([]byte("# T\n\n"+tt.md+"\n"), Options{Format: FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range doc.Sections {
+			for _, b := range s.Blocks {
+				got = append(got, b.Text)
+			}
+		}
+		if g := strings.Join(got, "|"); g != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, g, tt.want)
 		}
 	}
 }
