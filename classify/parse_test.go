@@ -82,6 +82,11 @@ func TestSplitSentences(t *testing.T) {
 			[]string{"收到告警。", "原因是连接池耗尽！", "已经修复？", "是的"}},
 		{"内存排序，队列等等 并发现写入比较高", []string{"内存排序，队列等等", "并发现写入比较高"}},
 		{"日志显示 \"connection refused\"。然后重启。", []string{"日志显示 \"connection refused\"。", "然后重启。"}},
+		// a step number heads its sentence
+		{"1.1. Open the dashboard. Run the query.", []string{"1.1. Open the dashboard.", "Run the query."}},
+		{"2. Перезапустить сервис. Проверить логи.", []string{"2. Перезапустить сервис.", "Проверить логи."}},
+		{"3.2.1. 重启服务。", []string{"3.2.1. 重启服务。"}},
+		{"We ran 2.1. Then 2.2 broke.", []string{"We ran 2.1.", "Then 2.2 broke."}},
 	}
 	for _, tc := range cases {
 		var got []string

@@ -100,7 +100,7 @@ func splitSentencesIn(text string, hanBreaks bool) []span {
 			if !unicode.IsSpace(r2) && !isHanRune(r2) {
 				break
 			}
-			if r == '.' && (isAbbreviation(text[start:i]) || isOrdinal(text[start:i])) {
+			if r == '.' && (isAbbreviation(text[start:i]) || isOrdinal(text[start:i]) || isOutlineNumber(text[start:i])) {
 				break
 			}
 			// a lower-case Latin or Cyrillic word after the stop rarely starts a sentence
@@ -154,6 +154,22 @@ func isAbbreviation(before string) bool {
 		return false
 	}
 	return abbreviations[w] || utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(before[k:])[0])
+}
+
+// isOutlineNumber reports whether the sentence so far is only a section or
+// step number ("1.", "2.3.", "1.1."): the number heads the sentence after it
+// ("1.1. Open the dashboard"), it is not one of its own.
+func isOutlineNumber(before string) bool {
+	before = strings.TrimSpace(before)
+	if before == "" || before[0] < '0' || before[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(before); i++ {
+		if c := before[i]; (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // isOrdinal reports a day or ordinal written with a full stop ("3. February").
