@@ -255,8 +255,8 @@ func analyse(doc *extract.Document) *analysis {
 			if label != fNone {
 				kind = label
 			}
-			if isDefinition(text) {
-				continue // "query_cache_size：…": reference material, not the story
+			if isDefinition(text) || isFileLabel(text) {
+				continue // "query_cache_size：…", "File: src/app.ts": reference material, not the story
 			}
 			off := 0
 			if k, n := statusEntry(text); n > 0 {
@@ -727,6 +727,24 @@ func isDefinition(text string) bool {
 		}
 	}
 	return code
+}
+
+// isFileLabel reports a line that names a file and nothing else ("File:
+// src/lib/tools.ts", "Файл: docs/FIX.md", "文件：/etc/hosts"): it says where
+// the change is, the sentences around it say what it was.
+func isFileLabel(text string) bool {
+	i := strings.IndexAny(text, ":：")
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(text[:i], "`*_ ")) {
+	case "file", "files", "path", "файл", "файлы", "путь", "文件", "路径", "文件路径":
+	default:
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(text[i:])
+	path := strings.Trim(text[i+size:], "`*_ ")
+	return path != "" && !strings.ContainsAny(path, " \t") && strings.ContainsAny(path, "/.")
 }
 
 // commitment marks a plan the writers commit to ("we will add", "мы

@@ -1,0 +1,58 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
+
+func TestIsFileLabel(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"File: src/lib/tools.ts", true},
+		{"**Files:** `deploy/nginx.conf`", true},
+		{"Файл: docs/FIX.md", true},
+		{"Файл:conf/nginx/default.conf", true},
+		{"文件：/etc/hosts", true},
+		{"路径: config.yaml", true},
+		// a sentence after the label is the story, not a file's name
+		{"File: the upload handler dropped the header.", false},
+		{"Файл: конфигурация nginx была неверной", false},
+		{"Profile: src/app.ts", false},
+		{"File:", false},
+		{"Root cause: a typo in config.yaml", false},
+	}
+	for _, tt := range tests {
+		if got := isFileLabel(tt.text); got != tt.want {
+			t.Errorf("isFileLabel(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A fix section's "File: …" line names where the change went; the draft's
+// remediation holds the change, not the file name.
+func TestFileLabelNotDrafted(t *testing.T) {
+	docs := map[string]string{
+		"en": "# Upload outage\n\n## Fix\n\nWe forced HTTP/1.1 for the upload endpoint.\n\nFile: conf/nginx/default.conf\n\nWe reloaded nginx and uploads worked again.\n",
+		"ru": "# Сбой загрузки\n\n## Решение\n\nМы включили HTTP/1.1 для загрузки файлов.\n\nФайл: conf/nginx/default.conf\n\nПерезапустили nginx, загрузка заработала.\n",
+		"zh": "# 上传故障\n\n## 解决\n\n我们给上传接口强制使用 HTTP/1.1。\n\n文件：conf/nginx/default.conf\n\n重启 nginx 后上传恢复正常。\n",
+	}
+	for lang, md := range docs {
+		doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := testClassifier().Classify(doc)
+		if len(cs.Remediation) == 0 {
+			t.Errorf("%s: no remediation drafted", lang)
+		}
+		for _, item := range cs.Remediation {
+			if strings.Contains(item, "default.conf") {
+				t.Errorf("%s: remediation holds the file line %q", lang, item)
+			}
+		}
+	}
+}
