@@ -204,6 +204,11 @@ func siteRepo(lr string) bool {
 	return strings.HasSuffix(lr, "-website") || strings.HasSuffix(lr, "-site") || strings.HasSuffix(lr, "-blog")
 }
 
+// siteNames are repository names that hold someone's site ("jdoe/blog"),
+// a person's as often as an organisation's: the owner is who had the
+// incident only as siteRepo's are (refineOrganization).
+var siteNames = map[string]bool{"blog": true, "website": true, "site": true, "homepage": true}
+
 // domainRepo reports a repository named as a site's address ("www.acme.net",
 // "status.sr.ht", "acme.org-deploy"), not a version ("acme-v1.0"): a dot
 // followed by two to six letters, then the end, a dot or a hyphen.
@@ -392,7 +397,7 @@ func refineOrganization(d *Document) {
 			return
 		}
 		org, product := repoOrganization(host, u.Path)
-		if siteRepo(strings.ToLower(repo)) && org != "" && org == d.Organization {
+		if (siteRepo(strings.ToLower(repo)) || siteNames[strings.ToLower(repo)]) && org != "" && org == d.Organization {
 			// the owner of a site's repository: who had the incident when
 			// the post names the owner and the owner is not the author; a
 			// person's login ("jdoe93") the post never writes names nobody

@@ -46,6 +46,12 @@ func TestRefineOrganization(t *testing.T) {
 		// text names the owner; a login the post never writes is a person's
 		{"personal_en.md", "https://github.com/annak93/personal-blog/blob/main/posts/disk.md", ""},
 		{"ownername_en.md", "https://github.com/acmecorp/acme-website/blob/main/_posts/signing-key.md", "Acme Corp"},
+		// so is a repository named "blog" or "website": a person's as often
+		{"personal_en.md", "https://github.com/annak93/blog/blob/main/posts/disk.md", ""},
+		{"personal_ru.md", "https://github.com/ivanov-v/blog/blob/main/posts/disk.md", ""},
+		{"personal_zh.md", "https://github.com/xiaoming/blog/blob/main/source/_posts/disk.md", ""},
+		{"ownername_en.md", "https://github.com/acmecorp/blog/blob/main/_posts/signing-key.md", "Acme Corp"},
+		{"ownername_en.md", "https://github.com/acmecorp/website/blob/main/_posts/signing-key.md", "Acme Corp"},
 		// a repository of write-ups is its owner's, named or not, without
 		// what the login says of the account ("-org", "-infra")
 		{"personal_en.md", "https://github.com/widgetco-infra/status/blob/main/2024/disk.md", "widgetco"},
