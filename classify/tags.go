@@ -159,6 +159,29 @@ func foldTags(list []tagAlias) (cs cueSet, slugs []string, exact *exactAliases) 
 // that the held-out test can leave table entries out).
 var normalizeTag = casebook.NormalizeTag
 
+// everydayWords are slugs that are also everyday English words ("the site
+// go down", "rust on the rack", "a spring release"): in English prose the
+// slug counts only as its table alias writes it ("=Go"), not case-folded
+// as every other slug does. In Russian or Chinese text a Latin "go" is the
+// language; acronyms and commands ("dns", "git", "bash") written in lower
+// case are still the technology.
+var everydayWords = map[string]bool{"go": true, "rust": true, "ruby": true, "spark": true, "spring": true,
+	"hive": true, "oracle": true, "react": true, "rails": true, "flask": true, "pulsar": true}
+
+// latinProse reports text whose letters are mostly Latin.
+func latinProse(text string) bool {
+	latin, other := 0, 0
+	for _, r := range text {
+		switch {
+		case r < 0x80 && unicode.IsLetter(r):
+			latin++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return latin > other
+}
+
 // tagCounts counts tag mentions in text (and low, its lower-cased form).
 func tagCounts(text, low string) map[string]int {
 	out := map[string]int{}
@@ -180,8 +203,8 @@ func tagCounts(text, low string) map[string]int {
 				break
 			}
 		}
-		if !inside {
-			out[foldedSlugs[h.ci]]++
+		if slug := foldedSlugs[h.ci]; !inside && (!everydayWords[slug] || !latinProse(text)) {
+			out[slug]++
 		}
 	}
 	// the exact aliases alone: a pass over the whole table for each

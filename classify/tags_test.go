@@ -2,6 +2,7 @@ package classify
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -142,5 +143,30 @@ func TestTagAmbiguousServiceNeedsPlatform(t *testing.T) {
 	} {
 		tags := classifyMarkdown(t, tc.md).Tags
 		checkTags(t, tc.name, tags, tc.want, tc.not)
+	}
+}
+
+// A slug that is an everyday English word counts in English prose only as
+// its alias writes it ("Go"); in Russian and Chinese text a Latin "go" is
+// the language.
+func TestTagEverydayWords(t *testing.T) {
+	tests := []struct {
+		text, slug string
+		want       int
+	}{
+		{"Why did the whole site go down at 9:00?", "go", 0},
+		{"The spring release left rust on nothing.", "rust", 0},
+		{"We rewrote the worker in Go last year.", "go", 1},
+		{"The API is a Spring service.", "spring", 1},
+		{"Сервис на go падал под нагрузкой.", "go", 1},
+		{"这个服务是用 go 写的，升级后开始报错。", "go", 1},
+		// acronyms and commands still count in lower case
+		{"Then git push failed with a dns error.", "git", 1},
+		{"Then git push failed with a dns error.", "dns", 1},
+	}
+	for _, tt := range tests {
+		if got := tagCounts(tt.text, strings.ToLower(tt.text))[tt.slug]; got != tt.want {
+			t.Errorf("tagCounts(%q)[%s] = %d, want %d", tt.text, tt.slug, got, tt.want)
+		}
 	}
 }
