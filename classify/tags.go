@@ -185,6 +185,9 @@ func latinProse(text string) bool {
 // tagCounts counts tag mentions in text (and low, its lower-cased form).
 func tagCounts(text, low string) map[string]int {
 	out := map[string]int{}
+	if strings.Contains(text, "://") {
+		text, low = blankURLs(text), blankURLs(low)
+	}
 	// a name that begins a longer product's name counts only as that
 	// product: "GitHub Actions" is github-actions, not github too ("AWS
 	// Lambda" still names aws and lambda)
@@ -211,6 +214,31 @@ func tagCounts(text, low string) map[string]int {
 	// sentence was 4% of the 50 KB benchmark
 	exactTags.count(text, out)
 	return out
+}
+
+// blankURLs spaces out the addresses in s ("https://github.com/acme/x/pull/9"):
+// a link to an issue or a pull request names where the story is kept, not
+// a technology the incident ran through.
+func blankURLs(s string) string {
+	b := []byte(s)
+	for i := 0; ; {
+		j := strings.Index(s[i:], "://")
+		if j < 0 {
+			return string(b)
+		}
+		start := i + j
+		for start > 0 && isASCIIWord(s[start-1]) {
+			start--
+		}
+		end := i + j + 3
+		for end < len(s) && s[end] > ' ' && s[end] < 0x80 && s[end] != ')' && s[end] != ']' && s[end] != '>' && s[end] != '"' {
+			end++
+		}
+		for k := start; k < end; k++ {
+			b[k] = ' '
+		}
+		i = end
+	}
 }
 
 // A source file's extension names its language ("src/cli/init-files.ts").

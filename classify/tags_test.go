@@ -170,3 +170,32 @@ func TestTagEverydayWords(t *testing.T) {
 		}
 	}
 }
+
+// A link names where the story is kept, not what the incident ran
+// through; the same name in the prose counts.
+func TestTagNotFromLinks(t *testing.T) {
+	tests := []struct {
+		text, slug string
+		want       int
+	}{
+		{"The fix is in https://github.com/acme/api/pull/14369 now.", "github", 0},
+		{"Исправление: https://gitlab.com/acme/api/-/merge_requests/7", "gitlab", 0},
+		{"修复见 https://github.com/acme/api/issues/9 。", "github", 0},
+		{"GitHub was down, see https://www.githubstatus.com/incidents/x", "github", 1},
+		{"Redis timed out (logs at https://logs.example.com/q?redis=1).", "redis", 1},
+	}
+	for _, tt := range tests {
+		if got := tagCounts(tt.text, strings.ToLower(tt.text))[tt.slug]; got != tt.want {
+			t.Errorf("tagCounts(%q)[%s] = %d, want %d", tt.text, tt.slug, got, tt.want)
+		}
+	}
+}
+
+func TestBlankURLs(t *testing.T) {
+	u1, u2 := "https://github.com/a/b/pull/1", "http://x.io/y"
+	in := "see " + u1 + ") and (" + u2 + "] end"
+	want := "see " + strings.Repeat(" ", len(u1)) + ") and (" + strings.Repeat(" ", len(u2)) + "] end"
+	if got := blankURLs(in); got != want {
+		t.Errorf("blankURLs(%q) = %q, want %q", in, got, want)
+	}
+}
