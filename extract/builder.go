@@ -44,7 +44,10 @@ func (b *builder) heading(level int, s string) {
 
 // block appends a block to the current section. Code keeps its line breaks
 // (as spaces in Text would lose structure); other kinds collapse white space.
-func (b *builder) block(kind BlockKind, s string) {
+func (b *builder) block(kind BlockKind, s string) { b.blockLang(kind, s, "") }
+
+// blockLang is block with a code block's language.
+func (b *builder) blockLang(kind BlockKind, s, lang string) {
 	if kind == Code {
 		s = strings.TrimRight(nfc(strings.ToValidUTF8(s, "")), " \t\r\n")
 		s = strings.Trim(s, "\n")
@@ -63,7 +66,7 @@ func (b *builder) block(kind BlockKind, s string) {
 		}
 	}
 	start := b.write(s)
-	sec.Blocks = append(sec.Blocks, Block{Kind: kind, Text: s, Start: start, End: start + len(s)})
+	sec.Blocks = append(sec.Blocks, Block{Kind: kind, Text: s, Start: start, End: start + len(s), Lang: lang})
 }
 
 func (b *builder) finish(d *Document) {
@@ -150,4 +153,23 @@ func nfc(s string) string {
 		return n
 	}
 	return s
+}
+
+// codeLang normalises a code block's language mark: the first word of a
+// fence's info string ("java {.numberLines}", "{.python}") or of a class
+// name's rest, lower case, letters, digits and +#- only.
+func codeLang(info string) string {
+	info = strings.TrimLeft(strings.TrimSpace(info), "{.")
+	end := 0
+	for end < len(info) {
+		c := info[end]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '#' || c == '-' || c == '_') {
+			break
+		}
+		end++
+	}
+	if end > 20 {
+		return ""
+	}
+	return strings.ToLower(info[:end])
 }

@@ -185,7 +185,7 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 	var seen, leadSeen float64
 	for _, bi := range lead {
 		leadSeen += p.blocks[bi].value
-		b.block(p.blocks[bi].kind, p.blocks[bi].text)
+		b.blockLang(p.blocks[bi].kind, p.blocks[bi].text, p.blocks[bi].lang)
 	}
 	for bi := e.blocks; bi < e.end; bi++ {
 		blk := &p.blocks[bi]
@@ -211,7 +211,7 @@ func (p *page) emit(b *builder, c int, m *meta, opts Options) string {
 			}
 			b.heading(blk.level, blk.text)
 		default:
-			b.block(blk.kind, blk.text)
+			b.blockLang(blk.kind, blk.text, blk.lang)
 		}
 	}
 	return headline

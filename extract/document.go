@@ -30,6 +30,9 @@ type Block struct {
 	Text  string    `json:"text"`
 	Start int       `json:"start"`
 	End   int       `json:"end"`
+	// Lang is a code block's language as the page marks it ("java" from a
+	// "```java" fence or class="language-java"), lower case; "" when unmarked.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Section is a heading and the blocks under it. The blocks before the first

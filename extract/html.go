@@ -65,7 +65,8 @@ type block struct {
 	len   int // weighted length: runes, Han/kana/hangul counted triple
 	links int // weighted length inside links
 	value float64
-	punct int // sentence punctuation
+	punct int    // sentence punctuation
+	lang  string // a code block's language (codeLangOf)
 }
 
 type page struct {
@@ -458,7 +459,45 @@ func (p *page) flush() {
 	if kind == Heading {
 		level = int(p.els[p.curEl].node.Data[1] - '0')
 	}
-	p.blocks = append(p.blocks, block{el: p.curEl, kind: kind, level: level, text: t, len: l, links: links, punct: punct})
+	lang := ""
+	if kind == Code {
+		lang = p.codeLangOf(p.curEl)
+	}
+	p.blocks = append(p.blocks, block{el: p.curEl, kind: kind, level: level, text: t, len: l, links: links, punct: punct, lang: lang})
+}
+
+// codeLangOf finds a code block's language in the classes of its element,
+// its first child and up to six ancestors: "language-java", "lang-go"
+// (highlight.js, Prism, Hugo, Jekyll) or Hexo's figure "highlight java".
+func (p *page) codeLangOf(el int) string {
+	for depth := 0; el >= 0 && el < len(p.els) && depth < 7; depth++ {
+		n := p.els[el].node
+		if l := langClass(attr(n, "class")); l != "" {
+			return l
+		}
+		if c := n.FirstChild; c != nil && c.Type == html.ElementNode {
+			if l := langClass(attr(c, "class")); l != "" {
+				return l
+			}
+		}
+		el = p.els[el].parent
+	}
+	return ""
+}
+
+func langClass(class string) string {
+	fields := strings.Fields(class)
+	for i, f := range fields {
+		for _, pre := range []string{"language-", "lang-"} {
+			if strings.HasPrefix(f, pre) {
+				return codeLang(f[len(pre):])
+			}
+		}
+		if f == "highlight" && i+1 < len(fields) {
+			return codeLang(fields[i+1])
+		}
+	}
+	return ""
 }
 
 // wlen is a length that treats languages alike: a Han, kana or hangul

@@ -155,12 +155,12 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			inComment = !strings.Contains(trim, "-->")
 		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
 			flush()
-			fence := trim[:3]
+			fence, lang := trim[:3], codeLang(strings.TrimLeft(trim, "`~"))
 			var code []string
 			for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), fence); i++ {
 				code = append(code, lines[i])
 			}
-			b.block(Code, strings.Join(code, "\n"))
+			b.blockLang(Code, strings.Join(code, "\n"), lang)
 		case trim == "":
 			flush()
 		case len(para) == 0 && strings.HasPrefix(line, "    ") && !isMDListItem(line):

@@ -134,3 +134,37 @@ func FuzzMarkdownLineChecks(f *testing.F) {
 	}
 	f.Fuzz(checkMDLine)
 }
+
+// A code block keeps its language mark: a Markdown fence's info string, an
+// HTML page's class ("language-java", Hexo's "highlight go").
+func TestCodeBlockLang(t *testing.T) {
+	tests := []struct {
+		name, src string
+		format    string
+		want      string
+	}{
+		{"fence", "# T\n\n```java\nclass A {}\n```\n", FormatMarkdown, "java"},
+		{"fence attrs", "# T\n\n``` {.python .numberLines}\nprint(1)\n```\n", FormatMarkdown, "python"},
+		{"tilde", "# T\n\n~~~Go\nfunc main() {}\n~~~\n", FormatMarkdown, "go"},
+		{"bare fence", "# T\n\n```\nls -l\n```\n", FormatMarkdown, ""},
+		{"prism", `<html><body><article><h1>T</h1><p>` + strings.Repeat("Text of the post. ", 20) + `</p><pre><code class="language-typescript">const a = 1;</code></pre></article></body></html>`, FormatHTML, "typescript"},
+		{"hexo", `<html><body><article><h1>T</h1><p>` + strings.Repeat("文章正文。", 40) + `</p><figure class="highlight java"><table><tr><td><pre><span>class A {}</span></pre></td></tr></table></figure></article></body></html>`, FormatHTML, "java"},
+	}
+	for _, tt := range tests {
+		doc, err := Extract([]byte(tt.src), Options{Format: tt.format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, found := "", false
+		for _, s := range doc.Sections {
+			for _, b := range s.Blocks {
+				if b.Kind == Code {
+					got, found = b.Lang, true
+				}
+			}
+		}
+		if !found || got != tt.want {
+			t.Errorf("%s: code block lang %q (found %v), want %q", tt.name, got, found, tt.want)
+		}
+	}
+}
