@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
+	"github.com/casebook/casebook/extract"
 )
 
 // tagComponentsFrom is how many of the leading tags may add a component.
@@ -241,6 +242,15 @@ func blankURLs(s string) string {
 	}
 }
 
+// fenceLang maps a code block's language mark to the slug of a programming
+// language; marks of shells, configuration and data ("bash", "yaml",
+// "json", "sql") name no technology the incident ran through.
+var fenceLang = map[string]string{"java": "java", "typescript": "typescript", "ts": "typescript", "tsx": "typescript",
+	"javascript": "javascript", "js": "javascript", "jsx": "javascript", "python": "python", "py": "python",
+	"python3": "python", "go": "go", "golang": "go", "kotlin": "kotlin", "kt": "kotlin", "rust": "rust", "rs": "rust",
+	"ruby": "ruby", "rb": "ruby", "php": "php", "csharp": "csharp", "cs": "csharp", "c#": "csharp", "cpp": "cpp",
+	"c++": "cpp", "scala": "scala"}
+
 // A source file's extension names its language ("src/cli/init-files.ts").
 var sourceLang = map[string]string{"ts": "typescript", "tsx": "typescript", "go": "go", "py": "python",
 	"rs": "rust", "java": "java", "kt": "kotlin", "cpp": "cpp", "cc": "cpp", "hpp": "cpp", "rb": "ruby", "php": "php"}
@@ -357,6 +367,15 @@ func (a *analysis) tagScores(rootCause string, per []map[string]int) map[string]
 	for _, u := range a.units {
 		for _, lang := range sourceFiles(u.low) {
 			counts[lang]++
+		}
+	}
+	// the post's code in a programming language is written in it: each
+	// block marked so ("```java") is a mention
+	for _, sec := range a.doc.Sections {
+		for _, b := range sec.Blocks {
+			if slug := fenceLang[b.Lang]; b.Kind == extract.Code && slug != "" {
+				counts[slug]++
+			}
 		}
 	}
 	for _, slug := range broadTags {

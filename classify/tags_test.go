@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/casebook/casebook/extract"
 	"slices"
 	"strings"
 	"testing"
@@ -197,5 +198,30 @@ func TestBlankURLs(t *testing.T) {
 	want := "see " + strings.Repeat(" ", len(u1)) + ") and (" + strings.Repeat(" ", len(u2)) + "] end"
 	if got := blankURLs(in); got != want {
 		t.Errorf("blankURLs(%q) = %q, want %q", in, got, want)
+	}
+}
+
+// The post's own code names its language: two Java blocks make java a tag
+// though the prose never writes the name; shell and config blocks name
+// nothing.
+func TestTagFromCodeBlocks(t *testing.T) {
+	code := "\n\n```java\nOrderEvent e = bus.take();\n```\n\n```java\nnotifier.send(e);\n```\n\n```bash\ndocker compose logs app\n```\n\n```yaml\nretries: 3\n```\n"
+	posts := map[string]string{
+		"en": "# Payment notices stopped\n\nOn May 3 payment notices stopped reaching the chat. The listener had died on a null event." + code + "\nWe restarted the listener and added a null check.\n",
+		"ru": "# Перестали приходить уведомления об оплате\n\n3 мая уведомления об оплате перестали приходить в чат. Обработчик упал на пустом событии." + code + "\nМы перезапустили обработчик и добавили проверку.\n",
+		"zh": "# 支付通知不再发送\n\n5月3日支付通知不再发到群里。监听器在空事件上崩溃了。" + code + "\n我们重启了监听器并加了空值检查。\n",
+	}
+	for lang, md := range posts {
+		doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := testClassifier().Classify(doc)
+		if !slices.Contains(cs.Tags, "java") {
+			t.Errorf("%s: tags %v lack java", lang, cs.Tags)
+		}
+		if slices.Contains(cs.Tags, "bash") {
+			t.Errorf("%s: tags %v hold bash from a shell block", lang, cs.Tags)
+		}
 	}
 }
