@@ -179,7 +179,10 @@ func repoOrganization(host, path string) (org string, product bool) {
 	owner, repo := parts[0], parts[1]
 	lr := strings.ToLower(repo)
 	switch {
-	case pagesRepo(lr) || lr == strings.ToLower(owner):
+	// a repository named as its owner is a project's ("flutter/flutter") or
+	// a profile's ("jdoe/jdoe"): a product, which refineOrganization keeps
+	// only when the post names it
+	case pagesRepo(lr):
 		return "", false
 	case domainRepo(lr): // a site's repository: "www.acme.net", "blog.acme.org"
 		site := strings.SplitN(lr, "-", 2)[0] // "mybinder.org-deploy"
@@ -423,7 +426,7 @@ func refineOrganization(d *Document) {
 		}
 		if name := textNameFor(text, squash(owner)); name != "" {
 			d.Organization = name
-		} else if wordCount(strings.ToLower(text), strings.ToLower(repo), 2) < 2 && !ownerNamesRepo(owner, repo) {
+		} else if wordCount(strings.ToLower(text), strings.ToLower(repo), 2) < 2 && (strings.EqualFold(owner, repo) || !ownerNamesRepo(owner, repo)) {
 			// A product names itself in its own write-up, or its owner's
 			// login does ("acme-labs/acme"); a repository name the post
 			// never uses ("notes", "family-site") is a folder, not who had

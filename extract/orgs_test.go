@@ -61,6 +61,12 @@ func TestRefineOrganization(t *testing.T) {
 		{"product_en.md", "https://github.com/jdoe/status.lanternd.io/blob/main/2024/outage.md", "lanternd.io"},
 		{"personal_en.md", "https://github.com/jdoe/janedoe.me/blob/main/2024/disk.md", ""}, // a domain the post never writes
 		{"personal_en.md", "https://github.com/zephyrlabs/www.zephyr.io/blob/main/2024/outage.md", "Zephyr Labs"},
+		// a repository named as its owner ("lanternd/lanternd") is the
+		// project's when the post names it; a profile's ("annak/annak") is no one's
+		{"product_en.md", "https://github.com/lanternd/lanternd/blob/main/docs/postmortems/outage.md", "Lanternd"}, // the title spells it
+		{"product_ru.md", "https://github.com/lanternd/lanternd/blob/main/docs/postmortems/outage.md", "lanternd"},
+		{"personal_en.md", "https://github.com/annak/annak/blob/main/notes/disk.md", ""},
+		{"personal_zh.md", "https://github.com/xiaoming/xiaoming/blob/main/notes/disk.md", ""},
 		// a version in the name is no address: a product the post never names
 		{"product_en.md", "https://github.com/someone/lanternd-v1.2/blob/main/docs/outage.md", ""},
 	}
