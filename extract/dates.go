@@ -78,7 +78,12 @@ func findDate(s string) string {
 		try(m[0], ymd(atoi(s[m[2]:m[3]]), atoi(s[m[4]:m[5]]), atoi(s[m[6]:m[7]])))
 	}
 	if m := dmyDateRe.FindStringSubmatchIndex(s); m != nil {
-		try(m[0], ymd(atoi(s[m[6]:m[7]]), atoi(s[m[4]:m[5]]), atoi(s[m[2]:m[3]])))
+		y, a, b := atoi(s[m[6]:m[7]]), atoi(s[m[2]:m[3]]), atoi(s[m[4]:m[5]])
+		date := ymd(y, b, a)
+		if date == "" && a <= 12 && strings.Contains(s[m[0]:m[1]], "/") {
+			date = ymd(y, a, b) // "09/25/2020": a day over 12 second is the US order
+		}
+		try(m[0], date)
 	}
 	if m := ruDateRe.FindStringSubmatchIndex(s); m != nil {
 		mon := strings.ToLower(s[m[4]:m[5]])

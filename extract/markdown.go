@@ -336,6 +336,14 @@ var dateLabel = regexp.MustCompile(`(?i)^\s*(?:date|published|posted(?: on)?|д�
 func leadingDate(d *Document) string {
 	n := 0
 	for _, s := range d.Sections {
+		// a report's metadata set as a heading: "## Дата: 09.09.2025"
+		if h := inlineMD(s.Heading); h != d.Title && len(h) < 80 && hasYear(h) {
+			if loc := dateLabel.FindStringIndex(h); loc != nil && loc[1] > loc[0] {
+				if p := findDate(h[loc[1]:]); p != "" {
+					return p
+				}
+			}
+		}
 		for _, b := range s.Blocks {
 			if n++; n > 8 {
 				return ""

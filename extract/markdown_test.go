@@ -168,3 +168,23 @@ func TestCodeBlockLang(t *testing.T) {
 		}
 	}
 }
+
+// A report's date stated on a line of its own near the top, as a paragraph
+// or as a heading, in en, ru and zh, is its publication date.
+func TestLeadingDateLine(t *testing.T) {
+	tests := []struct{ md, want string }{
+		{"# Map not rendering\n\nDate: 09/25/2020\n\nAuthors: Jane\n\nThe map broke.\n", "2020-09-25"},
+		{"# Исправление OAuth\n\n## Дата: 09.09.2025\n\n## Проблема\n\nТокены не обновлялись.\n", "2025-09-09"},
+		{"# 支付失败复盘\n\n## 日期：2025年10月23日\n\n## 问题\n\n下单失败。\n", "2025-10-23"},
+		{"# Outage\n\n## Timeline\n\nThe cache fell over.\n", ""},
+	}
+	for _, tt := range tests {
+		doc, err := Extract([]byte(tt.md), Options{Format: FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Published != tt.want {
+			t.Errorf("%q: published %q, want %q", tt.md[:20], doc.Published, tt.want)
+		}
+	}
+}

@@ -22,6 +22,10 @@ func TestFindDate(t *testing.T) {
 		{"version 2.13.2021", ""},
 		{"no date here", ""},
 		{"2021-13-45", ""},
+		{"Date: 09/25/2020", "2020-09-25"}, // the US order where the day cannot be first
+		{"25/09/2020", "2020-09-25"},
+		{"05/06/2020", "2020-06-05"}, // ambiguous: day first, as most of the world writes it
+		{"09.25.2020", ""},           // dots are the day-first order only
 	}
 	for _, tt := range tests {
 		if got := findDate(tt.in); got != tt.want {
