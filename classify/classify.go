@@ -255,6 +255,9 @@ func analyse(doc *extract.Document) *analysis {
 			if label != fNone {
 				kind = label
 			}
+			if signature(text, doc.Author) {
+				continue // the author's name on a line of its own signs the post off
+			}
 			if isDefinition(text) || isFileLabel(text) {
 				continue // "query_cache_size：…", "File: src/app.ts": reference material, not the story
 			}
@@ -727,6 +730,22 @@ func isDefinition(text string) bool {
 		}
 	}
 	return code
+}
+
+// signature reports a block that is only the post's author's name ("Ryan
+// Doe", "— Ryan Doe", "Cheers, Ryan Doe").
+func signature(text, author string) bool {
+	if author == "" || len(text) > len(author)+24 {
+		return false
+	}
+	t := strings.Trim(text, " .,!-—–*_~")
+	for _, lead := range []string{"cheers", "thanks", "best", "regards", "спасибо", "с уважением", "谢谢"} {
+		if len(t) > len(lead) && strings.EqualFold(t[:len(lead)], lead) {
+			t = strings.TrimLeft(t[len(lead):], " ,!—–-，！")
+			break
+		}
+	}
+	return strings.EqualFold(t, strings.TrimSpace(author))
 }
 
 // isFileLabel reports a line that names a file and nothing else ("File:

@@ -56,3 +56,23 @@ func TestFileLabelNotDrafted(t *testing.T) {
 		}
 	}
 }
+
+func TestSignature(t *testing.T) {
+	tests := []struct {
+		text, author string
+		want         bool
+	}{
+		{"Ryan Doe", "Ryan Doe", true},
+		{"— Ryan Doe", "Ryan Doe", true},
+		{"Cheers, Ryan Doe", "Ryan Doe", true},
+		{"С уважением, Иван Петров", "Иван Петров", true},
+		{"谢谢，小明", "小明", true},
+		{"Ryan Doe fixed the cache.", "Ryan Doe", false},
+		{"Ryan Doe", "", false},
+	}
+	for _, tt := range tests {
+		if got := signature(tt.text, tt.author); got != tt.want {
+			t.Errorf("signature(%q, %q) = %v, want %v", tt.text, tt.author, got, tt.want)
+		}
+	}
+}
