@@ -179,9 +179,9 @@ func repoOrganization(host, path string) (org string, product bool) {
 	owner, repo := parts[0], parts[1]
 	lr := strings.ToLower(repo)
 	switch {
-	// a repository named as its owner is a project's ("flutter/flutter") or
-	// a profile's ("jdoe/jdoe"): a product, which refineOrganization keeps
-	// only when the post names it
+	// (a repository named as its owner, "flutter/flutter" or a profile's
+	// "jdoe/jdoe", falls through to a product: refineOrganization keeps it
+	// only when the post names it)
 	case pagesRepo(lr):
 		return "", false
 	case domainRepo(lr): // a site's repository: "www.acme.net", "blog.acme.org"
@@ -202,15 +202,14 @@ func repoOrganization(host, path string) (org string, product bool) {
 }
 
 // siteRepo reports a repository named as a site ("acme-website",
-// "personal-blog"): a person's or an organisation's.
+// "personal-blog", "blog"): a person's or an organisation's.
 func siteRepo(lr string) bool {
+	switch lr {
+	case "blog", "website", "site", "homepage":
+		return true
+	}
 	return strings.HasSuffix(lr, "-website") || strings.HasSuffix(lr, "-site") || strings.HasSuffix(lr, "-blog")
 }
-
-// siteNames are repository names that hold someone's site ("jdoe/blog"),
-// a person's as often as an organisation's: the owner is who had the
-// incident only as siteRepo's are (refineOrganization).
-var siteNames = map[string]bool{"blog": true, "website": true, "site": true, "homepage": true}
 
 // domainRepo reports a repository named as a site's address ("www.acme.net",
 // "status.sr.ht", "acme.org-deploy"), not a version ("acme-v1.0"): a dot
@@ -400,7 +399,7 @@ func refineOrganization(d *Document) {
 			return
 		}
 		org, product := repoOrganization(host, u.Path)
-		if (siteRepo(strings.ToLower(repo)) || siteNames[strings.ToLower(repo)]) && org != "" && org == d.Organization {
+		if siteRepo(strings.ToLower(repo)) && org != "" && org == d.Organization {
 			// the owner of a site's repository: who had the incident when
 			// the post names the owner and the owner is not the author; a
 			// person's login ("jdoe93") the post never writes names nobody
