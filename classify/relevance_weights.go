@@ -20,37 +20,37 @@ var fittedBands = map[string]RelevanceBand{
 }
 
 var fittedRelevance = RelevanceModel{
-	Bias: -1.3128,
+	Bias: -1.3125,
 	Weights: []float64{
-		0.0339,  // we_past
-		-0.2130, // second_person
-		-0.4970, // advice
-		-0.4324, // cond_failure
-		0.2600,  // failure_past
-		0.4015,  // past_tense
-		0.6456,  // clock_times
+		0.0337,  // we_past
+		-0.2131, // second_person
+		-0.4967, // advice
+		-0.4325, // cond_failure
+		0.2601,  // failure_past
+		0.4013,  // past_tense
+		0.6455,  // clock_times
 		0.2974,  // dates
 		0.0326,  // versions
-		-0.1741, // version_headings
-		-0.1697, // guide_headings
-		0.4321,  // incident_headings
+		-0.1742, // version_headings
+		-0.1698, // guide_headings
+		0.4319,  // incident_headings
 		0.4192,  // title_failure
-		0.0927,  // failure_words
-		0.5586,  // found_cause
-		0.4136,  // applied_fix
-		-0.1383, // impact
-		-0.0413, // essay_words
-		-0.0997, // lists
-		0.7987,  // tech
-		0.1994,  // length
+		0.0926,  // failure_words
+		0.5585,  // found_cause
+		0.4135,  // applied_fix
+		-0.1382, // impact
+		-0.0412, // essay_words
+		-0.1003, // lists
+		0.7990,  // tech
+		0.2000,  // length
 		0.0000,  // template
 		0.0000,  // changelog
-		0.2316,  // cyrillic_text
+		0.2314,  // cyrillic_text
 	},
 	Norms: map[string]RelevanceNorm{
 		"": {
-			Mean:  []float64{0.0718, 0.0407, 0.1194, 0.0049, 0.0419, 0.4407, 0.1733, 0.4278, 0.0605, 0.0081, 0.2385, 0.2517, 0.1417, 0.4956, 0.0334, 0.0144, 0.0327, 0.0952, 0.1348, 0.9023, 1.2312, 0.0000, 0.0064, 0.2367},
-			Scale: []float64{0.1084, 0.0853, 0.1385, 0.0188, 0.0809, 0.2590, 0.4821, 0.6152, 0.2493, 0.0585, 0.4912, 0.5493, 0.3487, 0.6415, 0.0683, 0.0402, 0.0643, 0.2532, 0.2331, 0.8699, 0.5869, 1.0000, 0.0800, 0.4251},
+			Mean:  []float64{0.0718, 0.0407, 0.1194, 0.0049, 0.0419, 0.4407, 0.1733, 0.4278, 0.0605, 0.0081, 0.2385, 0.2517, 0.1417, 0.4956, 0.0334, 0.0144, 0.0327, 0.0952, 0.1356, 0.9023, 1.2312, 0.0000, 0.0064, 0.2367},
+			Scale: []float64{0.1084, 0.0853, 0.1385, 0.0188, 0.0809, 0.2590, 0.4821, 0.6152, 0.2493, 0.0585, 0.4912, 0.5493, 0.3487, 0.6415, 0.0683, 0.0402, 0.0643, 0.2532, 0.2334, 0.8699, 0.5869, 1.0000, 0.0800, 0.4251},
 		},
 	},
 }

@@ -446,7 +446,7 @@ func (p *page) flush() {
 	var t string
 	if kind == Code {
 		t = raw
-		if strings.TrimSpace(t) == "" {
+		if strings.TrimSpace(t) == "" || lineNumbers(t) {
 			return
 		}
 	} else {
@@ -464,6 +464,21 @@ func (p *page) flush() {
 		lang = p.codeLangOf(p.curEl)
 	}
 	p.blocks = append(p.blocks, block{el: p.curEl, kind: kind, level: level, text: t, len: l, links: links, punct: punct, lang: lang})
+}
+
+// lineNumbers reports a code block of nothing but digits: the line-number
+// gutter highlighters set beside the code (Hexo's td.gutter), not code.
+func lineNumbers(s string) bool {
+	digits := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c != ' ' && c != '\n' && c != '\t' && c != '\r':
+			return false
+		}
+	}
+	return digits && strings.Contains(strings.TrimSpace(s), "\n")
 }
 
 // codeLangOf finds a code block's language in the classes of its element,

@@ -188,3 +188,25 @@ func TestLeadingDateLine(t *testing.T) {
 		}
 	}
 }
+
+// A highlighter's line-number gutter beside the code is no code block.
+func TestLineNumberGutter(t *testing.T) {
+	src := `<html><body><article><h1>T</h1><p>` + strings.Repeat("Text of the post. ", 20) +
+		`</p><figure class="highlight java"><table><tr><td class="gutter"><pre><span>1</span><br><span>2</span></pre></td>` +
+		`<td class="code"><pre><span>class A {</span><br><span>}</span></pre></td></tr></table></figure></article></body></html>`
+	doc, err := Extract([]byte(src), Options{Format: FormatHTML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code []string
+	for _, s := range doc.Sections {
+		for _, b := range s.Blocks {
+			if b.Kind == Code {
+				code = append(code, b.Lang+": "+b.Text)
+			}
+		}
+	}
+	if len(code) != 1 || !strings.HasPrefix(code[0], "java: class A") {
+		t.Errorf("code blocks %q, want the one java block", code)
+	}
+}
