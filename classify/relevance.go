@@ -387,6 +387,11 @@ func blankFields(text string) (blank, lines int) {
 			continue
 		}
 		lines++
+		if placeholderLine(l) {
+			blank++
+			open = false
+			continue
+		}
 		field := fieldLabel(l) || isQuestion(l)
 		if open && (field || wordsIn(l) <= 4) {
 			blank++
@@ -397,6 +402,53 @@ func blankFields(text string) (blank, lines int) {
 		blank++
 	}
 	return blank, lines
+}
+
+// placeholderLine reports a line that only holds a form's placeholders,
+// with at most their labels: "{brief description of the impact}",
+// "Date/time: {YYYY-MM-DD HH:MM} Owner: <name>", "[Название сервиса]",
+// "【影响范围】". Templates leave a field that way as often as empty. A
+// bracket with one word ("[1]", "<br>") is no placeholder.
+func placeholderLine(l string) bool {
+	rest, spans := stripPlaceholders(l)
+	if spans == 0 {
+		return false
+	}
+	left := 0
+	for w := range strings.FieldsSeq(rest) {
+		if strings.HasSuffix(w, ":") || strings.HasSuffix(w, "：") || wordsIn(w) == 0 {
+			continue
+		}
+		left += wordsIn(w)
+	}
+	return left <= 2
+}
+
+// placeholderBrackets pairs the brackets a form's placeholder is written in.
+var placeholderBrackets = map[rune]rune{'{': '}', '<': '>', '[': ']', '【': '】', '＜': '＞', '［': '］', '｛': '｝'}
+
+// stripPlaceholders removes the bracketed spans of two words or more (or
+// two Han letters) from l and counts them.
+func stripPlaceholders(l string) (string, int) {
+	var b strings.Builder
+	spans := 0
+	for i := 0; i < len(l); {
+		r, size := utf8.DecodeRuneInString(l[i:])
+		if closer, ok := placeholderBrackets[r]; ok {
+			if j := strings.IndexRune(l[i+size:], closer); j >= 0 {
+				inner := l[i+size : i+size+j]
+				if n := wordsIn(inner); n >= 2 || (n == 1 && strings.ContainsFunc(inner, isHanRune) && utf8.RuneCountInString(inner) >= 2) {
+					spans++
+					b.WriteByte(' ')
+					i += size + j + utf8.RuneLen(closer)
+					continue
+				}
+			}
+		}
+		b.WriteString(l[i : i+size])
+		i += size
+	}
+	return b.String(), spans
 }
 
 // fieldLabel reports a short line ending in a colon: "Severity:", "影响范围：".

@@ -248,6 +248,19 @@ func TestTemplateIsSkipped(t *testing.T) {
 		{"zh", "# 故障复盘报告：服务宕机事故\n\n线上服务器、数据库或集群的服务故障，部署发布后的接口请求异常，日志与配置。\n\n## 事故概述\n\n- 开始时间：\n- 发现方式：\n- 故障等级：\n- 负责人：\n\n" +
 			"## 影响\n\n- 受影响用户：\n- 不可用时长：\n- 受影响服务（API、数据库、缓存、服务器）：\n- 故障前的发布或配置变更：\n- Kubernetes 集群和节点：\n- 相关日志、接口和请求：\n- 服务部署版本与代码提交：\n- 内存、配置与数据库连接：\n\n## 时间线\n\n- 告警触发：\n- 回滚：\n\n" +
 			"## 根因\n\n故障的原因是什么？\n\n## 解决\n\n如何修复的异常？\n\n## 后续改进\n\n- 负责人：\n- 截止时间：\n", false},
+		// the same forms with their fields left as placeholders
+		{"en-placeholders", "# Postmortem: {Incident title}\n\nStatus: {draft or final} Owner: {who led the response}\n\n## Summary\n\n" +
+			"Description: {what failed and why} Date/time: {YYYY-MM-DD HH:MM}\n\n## Timeline\n\n14:02 - the first alert fired\n\n" +
+			"## Impact\n\n{who was affected by the outage and for how long}\n\n## Root cause\n\n<describe the root cause of the failure>\n\n" +
+			"## Resolution\n\n[how the service was restored after the error]\n\n## Action items\n\n{each item has an owner and a ticket}\n", false},
+		{"ru-placeholders", "# Постмортем: {название инцидента}\n\nСтатус: {черновик или финал} Ответственный: {кто вёл инцидент}\n\n## Кратко\n\n" +
+			"Описание: {что сломалось и почему} Дата: {ГГГГ-ММ-ДД ЧЧ:ММ}\n\n## Хронология\n\n14:02 — сработал первый алерт\n\n" +
+			"## Последствия\n\n{кого затронул сбой и как долго}\n\n## Причина\n\n<опишите корневую причину сбоя>\n\n" +
+			"## Решение\n\n[как восстановили сервис после ошибки]\n\n## Дальнейшие шаги\n\n{у каждого пункта есть владелец и задача}\n", false},
+		{"zh-placeholders", "# 故障复盘：【故障标题】\n\n状态：【草稿或定稿】 负责人：【谁主导了处理】\n\n## 概述\n\n" +
+			"描述：【什么出了故障以及原因】 时间：【YYYY-MM-DD HH:MM】\n\n## 时间线\n\n14:02 - 第一条告警触发\n\n" +
+			"## 影响\n\n【哪些用户受到服务宕机的影响，持续多久】\n\n## 根因\n\n【描述故障的根本原因】\n\n" +
+			"## 解决\n\n【服务是如何在报错后恢复的】\n\n## 后续改进\n\n【每一项都有负责人和工单】\n", false},
 		{"en-filled", "# Incident report: checkout outage\n\n## Summary\n\n- Start time (UTC): 09:14, when checkout began to fail\n" +
 			"- Detected by: the payment error-rate alert, which paged the on-call engineer\n- Severity: SEV-2, every checkout failed\n\n" +
 			"## Root cause\n\nA deploy at 09:10 shipped a config change that pointed the payment client at a retired endpoint, " +
@@ -266,6 +279,10 @@ func TestBlankFields(t *testing.T) {
 		{"Severity: SEV-2, all checkouts failed\nOwner: the payments team on call that week", 0, 2},
 		{"The timeline is as follows:\nAt 09:14 the first alert fired and the on-call engineer was paged.", 0, 2},
 		{"影响范围：\n负责人：", 2, 2},
+		// placeholders with their labels; one-word brackets are no placeholder
+		{"{brief description of the impact}\nDate/time: {YYYY-MM-DD HH:MM} Owner: <who led it>\n【影响范围】\n[Название сервиса]", 4, 4},
+		{"See [1] and <br> for the details of the failover.\nThe cache {was} cold.", 0, 2},
+		{"We saw a < b while the c > d check held for every node in the cluster.", 0, 1},
 		{"", 0, 0},
 	} {
 		if b, l := blankFields(tc.text); b != tc.blank || l != tc.lines {
