@@ -280,6 +280,10 @@ func imagesOnly(p string) bool {
 // inlineMD strips inline markup, keeping link and image text. Each pattern
 // runs only when its marker character is present: most lines have none.
 func inlineMD(s string) string {
+	escaped := false
+	if strings.IndexByte(s, '\\') >= 0 {
+		s, escaped = hideEscapes(s)
+	}
 	if strings.Contains(s, "](") {
 		s = mdImage.ReplaceAllString(s, "$1")
 		s = mdLink.ReplaceAllString(s, "$1")
@@ -295,7 +299,53 @@ func inlineMD(s string) string {
 		s = mdEmph.ReplaceAllString(s, "")
 		s = mdStar.ReplaceAllString(s, "$1$2$3")
 	}
+	if escaped {
+		s = showEscapes(s)
+	}
 	return s
+}
+
+// escapeBase is where hideEscapes parks an escaped punctuation character
+// (in the Private Use Area, which no pattern above matches) until the
+// markup is gone.
+const escapeBase = 0xE000
+
+// hideEscapes turns each backslash escape ("\<", "\*", "\_") outside code
+// spans into a stand-in the markup patterns leave alone: the writer meant
+// the character itself ("**\<START OF OUTAGE>**" is the text
+// "<START OF OUTAGE>", not a tag to drop).
+func hideEscapes(s string) (string, bool) {
+	var b strings.Builder
+	code, hid := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '`':
+			code = !code
+		case c == '\\' && !code && i+1 < len(s) && isASCIIPunct(s[i+1]):
+			b.WriteRune(rune(escapeBase + int(s[i+1])))
+			i++
+			hid = true
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), hid
+}
+
+// showEscapes puts back the characters hideEscapes parked.
+func showEscapes(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= escapeBase && r < escapeBase+0x80 {
+			return r - escapeBase
+		}
+		return r
+	}, s)
+}
+
+// isASCIIPunct reports the characters CommonMark lets a backslash escape.
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
 
 // stripTags drops inline HTML tags ("<br>", "</span>", "<img src=x />"),
@@ -378,21 +428,36 @@ func earliestDate(s string) string {
 	return best
 }
 
+// dropHardBreak removes the backslash that ends a line as a hard line
+// break ("first line\"); an escaped backslash ("\\\\") stays.
+func dropHardBreak(l string) string {
+	n := len(l) - len(strings.TrimRight(l, "\\"))
+	if n%2 == 1 {
+		return strings.TrimRight(l[:len(l)-1], " ")
+	}
+	return l
+}
+
 // joinSoft joins a paragraph's lines: a soft line break between two Han or
 // kana letters (or full-width punctuation) is no space, as browsers render
 // it for Chinese and Japanese ("时发\n现" is "时发现", not "时发 现", which
 // no cue would match); Korean and the rest keep the space.
 func joinSoft(lines []string) string {
 	var sb strings.Builder
+	prev := ""
 	for i, l := range lines {
+		if i+1 < len(lines) {
+			l = dropHardBreak(l)
+		}
 		if i > 0 {
-			p, _ := utf8.DecodeLastRuneInString(lines[i-1])
+			p, _ := utf8.DecodeLastRuneInString(prev)
 			n, _ := utf8.DecodeRuneInString(l)
 			if !(wideRune(p) && wideRune(n)) {
 				sb.WriteByte(' ')
 			}
 		}
 		sb.WriteString(l)
+		prev = l
 	}
 	return sb.String()
 }

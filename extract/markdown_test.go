@@ -15,6 +15,9 @@ func TestInlineMD(t *testing.T) {
 		{"<https://example.com/x>", "https://example.com/x"},
 		{"snake_case_name stays", "snake_case_name stays"},
 		{"[ref link][1]", "ref link"},
+		// a backslash escape is the character itself, outside code spans
+		{`**\<START OF OUTAGE>** and 5 \* 3 and \_x\_ and \[link\]`, "<START OF OUTAGE> and 5 * 3 and _x_ and [link]"},
+		{"`" + `C:\\temp\*` + "`" + ` and a\\b`, `C:\\temp\* and a\b`},
 	}
 	for _, tt := range tests {
 		if got := inlineMD(tt.in); got != tt.want {
@@ -35,6 +38,9 @@ func TestMarkdownSoftBreaks(t *testing.T) {
 		{"ko", "연결 풀이\n가득 찼다", "연결 풀이 가득 찼다"},
 		{"han then latin", "升级了\nRedis 之后", "升级了 Redis 之后"},
 		{"quote", "> 排查时发\n> 现问题", "排查时发现问题"},
+		// a backslash at a line's end is a hard break, not text
+		{"hard break", "the pool was\\\nexhausted \\\\\nat noon", `the pool was exhausted \ at noon`},
+		{"zh hard break", "排查时发\\\n现问题", "排查时发现问题"},
 	}
 	for _, tt := range tests {
 		doc, err := Extract([]byte("# T\n\n"+tt.md+"\n"), Options{Format: FormatMarkdown})
