@@ -334,13 +334,19 @@ func hideEscapes(s string) (string, bool) {
 }
 
 // showEscapes puts back the characters hideEscapes parked.
+// Bytes that are not UTF-8 pass through unchanged.
 func showEscapes(s string) string {
-	return strings.Map(func(r rune) rune {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r >= escapeBase && r < escapeBase+0x80 {
-			return r - escapeBase
+			b.WriteByte(byte(r - escapeBase))
+		} else {
+			b.WriteString(s[i : i+size])
 		}
-		return r
-	}, s)
+		i += size
+	}
+	return b.String()
 }
 
 // isASCIIPunct reports the characters CommonMark lets a backslash escape.

@@ -216,3 +216,24 @@ func TestLineNumberGutter(t *testing.T) {
 		t.Errorf("code blocks %q, want the one java block", code)
 	}
 }
+
+// FuzzMarkdownEscapes: outside code spans, hiding and showing the escapes
+// is CommonMark's unescaping, and inlineMD never grows a backslash.
+func FuzzMarkdownEscapes(f *testing.F) {
+	for _, s := range []string{`\<tag\>`, `a\\b`, `\*x\*`, `end\`, `\é`, "\\\xff"} {
+		f.Add(s)
+	}
+	unescape := regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "`") || strings.ContainsFunc(s, func(r rune) bool { return r >= escapeBase && r < escapeBase+0x80 }) {
+			return
+		}
+		hidden, _ := hideEscapes(s)
+		if got, want := showEscapes(hidden), unescape.ReplaceAllString(s, "$1"); got != want {
+			t.Errorf("escapes of %q: %q, want %q", s, got, want)
+		}
+		if strings.Count(inlineMD(s), `\`) > strings.Count(s, `\`) {
+			t.Errorf("inlineMD(%q) grew a backslash", s)
+		}
+	})
+}
