@@ -49,6 +49,9 @@ func Extract(raw []byte, opts Options) (*Document, error) {
 	if d.URL == "" {
 		d.URL = opts.URL
 	}
+	if d.Title == "" {
+		d.Title = slugTitle(opts.URL)
+	}
 	refineOrganization(d)
 	return d, nil
 }
