@@ -6,8 +6,8 @@ import (
 )
 
 // Front matter comes in three shapes: YAML between "---" lines, TOML
-// between "+++" lines, and Hexo's YAML with no opening fence (key: value
-// lines up to the first "---"). Fence lines may carry trailing spaces.
+// between "+++" lines, and Hexo's (or gostatic's) YAML with no opening
+// fence (key: value lines up to the first "---", or "----"). Fence lines may carry trailing spaces.
 
 // fmKeyLine is a YAML "key: value" line at the left margin.
 var fmKeyLine = regexp.MustCompile(`^[A-Za-z_][\w-]*\s*:(?:\s|$)`)
@@ -52,7 +52,7 @@ func splitFrontMatter(src string) (fm string, toml bool, rest string, ok bool) {
 		line, _, more := strings.Cut(src[off:], "\n")
 		t := strings.TrimRight(line, " \t\r")
 		switch {
-		case t == "---":
+		case len(t) >= 3 && strings.Trim(t, "-") == "": // gostatic closes with "----"
 			return src[:off], false, src[min(len(src), off+len(line)+1):], true
 		case t == "", fmKeyLine.MatchString(line), strings.HasPrefix(line, " "), strings.HasPrefix(line, "\t"), strings.HasPrefix(line, "- "):
 		default:
