@@ -80,8 +80,12 @@ var headingRules = []headingRule{
 		"我们如何应对", "如何应对", "应对措施", "应急处理", "处理措施", "止损"), false},
 	{fLessons, cues("where we got lucky", "what went poorly", "what went badly", "what didn't go well", "what did not go well",
 		"what could have gone better", "what could have been better", "how'd we do", "how did we do", "в чём нам повезло", "в чем нам повезло"), false},
-	// "how we went about it" is investigation, whatever else the heading says
-	{fAnalysis, cues("思路", "排查过程", "investigation", "расследование"), false},
+	// "how we went about it" is investigation, whatever else the heading says;
+	// so are questions the post goes on to answer ("Followup questions" is
+	// no list of follow-ups)
+	{fAnalysis, cues("思路", "排查过程", "investigation", "расследование",
+		"followup question", "follow-up question", "follow up question", "open question", "remaining question",
+		"открытые вопросы", "оставшиеся вопросы", "遗留问题", "疑问"), false},
 	{fNarrative, cues("contributing factor", "сопутствующие факторы", "способствующие факторы", "相关因素"), false},
 	{fTimeline, cues("timeline", "chronology", "sequence of events", "хронология", "таймлайн", "ход событий",
 		"时间线", "时间轴", "时间表"), false},

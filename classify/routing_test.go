@@ -317,3 +317,17 @@ func TestVagueHeadingInheritsField(t *testing.T) {
 		}
 	}
 }
+
+// Questions a post goes on to answer are analysis, not its follow-ups: a
+// "Followup questions" section explains, it plans nothing.
+func TestQuestionHeadingsAreAnalysis(t *testing.T) {
+	for h, want := range map[string]field{
+		"Followup questions": fAnalysis, "Follow-up questions": fAnalysis, "Open questions": fAnalysis,
+		"Открытые вопросы": fAnalysis, "遗留问题": fAnalysis, "疑问": fAnalysis,
+		"Follow-up": fActionItems, "Followup items": fActionItems, "Дальнейшие шаги": fActionItems, "后续改进": fActionItems,
+	} {
+		if got, _ := headingKind(h); got != want {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
