@@ -417,6 +417,8 @@ var fieldCues = map[field]cueSet{
 		weighted(2, cues("lesson", "we learned", "takeaway", "in hindsight", "in retrospect", "the moral",
 			"урок", "вывод", "ловушка", "мораль", "经验", "教训", "启示", "切记", "反思",
 			"i learned", "i've learned", "i have learned", "took away", "moral of the story",
+			// the British spelling of the same
+			"we learnt", "we've learnt", "we have learnt", "i learnt", "i've learnt", "i have learnt",
 			"made me realize", "made me realise", "taught me", "taught us", "让我明白", "让我意识到", "让我认识到", "我明白了",
 			// "这件事告诉我…": the event taught it (not advice someone gave)
 			"件事告诉我", "次故障告诉我", "次事故告诉我", "次经历告诉我", "次教训告诉我", "这告诉我们")),
@@ -559,6 +561,7 @@ var apology = cues("we apologize", "we apologise", "we sincerely apologize", "we
 // me to be careful") is narrative.
 var (
 	advice = cues("we learned", "we have learned", "we've learned", "lesson learned", "lessons learned",
+		"we learnt", "we have learnt", "we've learnt", "lesson learnt", "lessons learnt",
 		"the lesson", "the takeaway", "in hindsight", "in retrospect", "in the future", "from now on",
 		"be careful", "be cautious", "be very careful", "be very cautious", "be more careful", "be extra careful",
 		"keep in mind", "it is important to", "it's important to", "never again",

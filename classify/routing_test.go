@@ -90,6 +90,7 @@ func TestIsAdvice(t *testing.T) {
 	}{
 		{"Next time, be careful to read the release notes before an upgrade.", true},
 		{"From this we learned that a green pipeline is not a healthy service.", true},
+		{"We learnt that a staging box must match production's hardware.", true},          // the British spelling
 		{"The vendor's engineer told us to be careful with the eviction setting.", false}, // reported
 		{"We restarted the cache nodes one by one.", false},
 		{"Впредь читаем заметки к релизу до обновления.", true},
