@@ -102,6 +102,10 @@ var headingRules = []headingRule{
 		"причина", "причины", "почему", "根因", "原因", "根本原因"), false},
 	{fDetection, cues("detection", "how we found", "how it was detected", "how did we find", "how was it detected",
 		"how did we notice", "how we noticed", "how it was found", "обнаружение", "как заметили", "问题发现", "发现过程"), false},
+	// a program's exception or error handling is a topic, not how the
+	// incident was handled ("深入探究线程池的异常处理")
+	{fAnalysis, cues("exception handling", "error handling", "обработка ошибок", "обработка исключений",
+		"обработку ошибок", "обработку исключений", "异常处理", "错误处理", "异常的处理"), false},
 	{fRemediation, cues("resolution", "remediation", "mitigation", "fix", "recovery", "workaround", "solution",
 		"what changed", "what we did", "steps we took", "steps to recover", "what did we do", "how we recovered", "решение", "исправление", "что сделали", "восстановление", "починка",
 		"解决", "修复", "处理过程", "处理", "恢复", "方案"), false},

@@ -332,3 +332,16 @@ func TestQuestionHeadingsAreAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// A program's error or exception handling named in a heading is a topic the
+// post explains, not how the incident was handled.
+func TestErrorHandlingHeadingIsNoFix(t *testing.T) {
+	for h, want := range map[string]field{
+		"Exception handling in the worker pool": fAnalysis, "Обработка ошибок в клиенте": fAnalysis, "深入探究线程池的异常处理": fAnalysis,
+		"How we handled the outage": fNone, "Обработка инцидента": fNone, "处理过程": fRemediation, "Fix": fRemediation,
+	} {
+		if got, _ := headingKind(h); got != want {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
