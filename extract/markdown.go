@@ -161,6 +161,21 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 				code = append(code, lines[i])
 			}
 			b.blockLang(Code, strings.Join(code, "\n"), lang)
+		case opensTemplateTag(trim):
+			// a Jekyll (Liquid) or Hugo tag: "{% include figure.html … %}",
+			// "{{< music id=… >}}" are no text; "{% highlight go %}" …
+			// "{% endhighlight %}" is a code block
+			flush()
+			name, lang, end := templateTag(lines, &i)
+			if closer := templateCodeEnd[name]; closer != "" {
+				var code []string
+				for i++; i < len(lines) && !closesTemplateBlock(lines[i], closer); i++ {
+					code = append(code, lines[i])
+				}
+				b.blockLang(Code, strings.Join(code, "\n"), codeLang(lang))
+			} else if rest := strings.TrimSpace(end); rest != "" {
+				para = append(para, rest)
+			}
 		case trim == "":
 			flush()
 		case len(para) == 0 && strings.HasPrefix(line, "    ") && !isMDListItem(line):
@@ -235,6 +250,63 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 	}
 	d.Organization = documentOrganization(opts.URL, d.Organization)
 	return d, nil
+}
+
+// templateCodeEnd maps the template tags that open a code block to the
+// tag that closes it.
+var templateCodeEnd = map[string]string{"highlight": "endhighlight", "codeblock": "endcodeblock",
+	"hugo:highlight": "/highlight", "hugo:code": "/code"}
+
+// opensTemplateTag reports a line that starts with a Liquid tag ("{%") or
+// a Hugo shortcode ("{{<", "{{%").
+func opensTemplateTag(trim string) bool {
+	return strings.HasPrefix(trim, "{%") || strings.HasPrefix(trim, "{{<") || strings.HasPrefix(trim, "{{%")
+}
+
+// templateTag reads the tag that opens lines[*i], which may run over
+// several lines (an include with its arguments), leaving *i on its last
+// line. name is the tag's name ("hugo:" before a shortcode's), arg its
+// first argument and rest what follows the tag on its last line.
+func templateTag(lines []string, i *int) (name, arg, rest string) {
+	first := strings.TrimSpace(lines[*i])
+	open, closer := "{%", "%}"
+	switch {
+	case strings.HasPrefix(first, "{{<"):
+		open, closer = "{{<", ">}}"
+	case strings.HasPrefix(first, "{{%"):
+		open, closer = "{{%", "%}}"
+	}
+	body := strings.TrimPrefix(first, open)
+	for n := 0; !strings.Contains(body, closer) && n < 20 && *i+1 < len(lines); n++ {
+		*i++
+		body += " " + strings.TrimSpace(lines[*i])
+	}
+	inner, after, _ := strings.Cut(body, closer)
+	words := strings.Fields(strings.Trim(inner, "-% "))
+	if len(words) > 0 {
+		name = strings.ToLower(words[0])
+		if open != "{%" {
+			name = "hugo:" + name
+		}
+	}
+	if len(words) > 1 {
+		arg = strings.Trim(words[1], `"'`)
+		if k, v, ok := strings.Cut(arg, "="); ok && k == "lang" {
+			arg = strings.Trim(v, `"'`)
+		}
+	}
+	return name, arg, after
+}
+
+// closesTemplateBlock reports the tag that ends a template code block:
+// "{% endhighlight %}", "{{< /highlight >}}".
+func closesTemplateBlock(line, closer string) bool {
+	t := strings.TrimSpace(line)
+	if !opensTemplateTag(t) {
+		return false
+	}
+	t = strings.TrimLeft(t, "{%<-")
+	return strings.HasPrefix(strings.TrimSpace(t), closer)
 }
 
 func mdHeadingTo(b *builder, d *Document, level int, text string) {

@@ -237,3 +237,34 @@ func FuzzMarkdownEscapes(f *testing.F) {
 		}
 	})
 }
+
+// Jekyll's Liquid tags and Hugo's shortcodes are no text: an include of a
+// figure (over several lines), a music player; a highlight tag's body is a
+// code block in its language.
+func TestTemplateTags(t *testing.T) {
+	md := "# T\n\nThe cache went cold at noon.\n\n" +
+		"{% include figure.html src=\"spikes.png\"\n    alt=\"Graph of memory\"\n    caption=\"Spikes!\" %}\n\n" +
+		"{{< music id=\"211059\" >}}\n\n" +
+		"{% highlight ruby %}\nputs 'leak'\n{% endhighlight %}\n\n" +
+		"{{< highlight go \"linenos=table\" >}}\nfunc main() {}\n{{< /highlight >}}\n\n" +
+		"We restarted the workers.\n"
+	doc, err := Extract([]byte(md), Options{Format: FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, langs []string
+	for _, b := range doc.Blocks() {
+		switch b.Kind {
+		case Code:
+			langs = append(langs, b.Lang+":"+b.Text)
+		case Paragraph:
+			text = append(text, b.Text)
+		}
+	}
+	if got, want := strings.Join(text, "|"), "The cache went cold at noon.|We restarted the workers."; got != want {
+		t.Errorf("paragraphs %q, want %q", got, want)
+	}
+	if got, want := strings.Join(langs, "|"), "ruby:puts 'leak'|go:func main() {}"; got != want {
+		t.Errorf("code blocks %q, want %q", got, want)
+	}
+}
