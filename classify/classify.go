@@ -15,6 +15,7 @@ package classify
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/casebook/casebook"
@@ -311,9 +312,10 @@ func analyse(doc *extract.Document) *analysis {
 			u.scores[fSymptoms] += earlyBonus * boolf(u.scores[fSymptoms] > 0)
 		}
 		u.assigned = route(u)
-		if isQuestion(u.text) || apology.any(u.low) || zhDemonstration(u) {
+		if isQuestion(u.text) || apology.any(u.low) || zhDemonstration(u) || !strings.ContainsFunc(u.text, unicode.IsLetter) {
 			// a question states no symptom, cause or fix; an apology
-			// none under any heading ("后续改进: … 我们深表歉意")
+			// none under any heading ("后续改进: … 我们深表歉意"); nor
+			// does a sentence without a word ("📈", "---", "1.")
 			u.assigned = fNone
 		}
 	}

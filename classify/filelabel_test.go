@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/casebook/casebook/extract"
 )
@@ -73,6 +74,31 @@ func TestSignature(t *testing.T) {
 	for _, tt := range tests {
 		if got := signature(tt.text, tt.author); got != tt.want {
 			t.Errorf("signature(%q, %q) = %v, want %v", tt.text, tt.author, got, tt.want)
+		}
+	}
+}
+
+// A paragraph without a word ("📈", "→ → →") is no sentence of any field,
+// whatever the heading over it.
+func TestWordlessParagraphNotDrafted(t *testing.T) {
+	docs := map[string]string{
+		"en": "# Upload outage\n\n## Fix\n\nWe forced HTTP/1.1 for the upload endpoint.\n\n📈\n\nWe reloaded nginx and uploads worked again.\n",
+		"ru": "# Сбой загрузки\n\n## Решение\n\nМы включили HTTP/1.1 для загрузки файлов.\n\n📈\n\nПерезапустили nginx, загрузка заработала.\n",
+		"zh": "# 上传故障\n\n## 解决\n\n我们给上传接口强制使用 HTTP/1.1。\n\n📈\n\n重启 nginx 后上传恢复正常。\n",
+	}
+	for lang, md := range docs {
+		doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := testClassifier().Classify(doc)
+		if len(cs.Remediation) == 0 {
+			t.Errorf("%s: no remediation drafted", lang)
+		}
+		for _, item := range cs.Remediation {
+			if !strings.ContainsFunc(item, unicode.IsLetter) {
+				t.Errorf("%s: remediation holds the wordless item %q", lang, item)
+			}
 		}
 	}
 }
