@@ -296,12 +296,44 @@ var (
 
 func buildTagIndex() {
 	tagIndex = map[string]string{}
+	squashed := map[string]string{}
 	for slug, aliases := range TagAliases {
 		tagIndex[slug] = slug
-		for _, a := range aliases {
-			tagIndex[strings.ToLower(strings.TrimPrefix(a, "="))] = slug
+		for _, k := range append([]string{slug}, aliases...) {
+			k = strings.ToLower(strings.TrimPrefix(k, "="))
+			tagIndex[k] = slug
+			if sq := squashTag(k); sq != "" {
+				if other, seen := squashed[sq]; seen && other != slug {
+					squashed[sq] = "" // two slugs squash alike: neither by this key
+				} else if !seen {
+					squashed[sq] = slug
+				}
+			}
 		}
 	}
+	tagSquashed = squashed
+}
+
+// tagSquashed indexes the table's Latin slugs and aliases without their
+// separators, for tags written with other ones ("lets_encrypt",
+// "Spring Boot", "node_js").
+var tagSquashed map[string]string
+
+// squashTag drops the separators of a Latin tag ("let's encrypt" ->
+// "letsencrypt"); "" for a tag with other letters (Cyrillic, Han), whose
+// aliases are matched as written.
+func squashTag(k string) string {
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b.WriteByte(c)
+		case c == ' ' || c == '-' || c == '_' || c == '\'' || c == '.':
+		default:
+			return ""
+		}
+	}
+	return b.String()
 }
 
 // NormalizeTag maps a tag as written ("K8s", "Постгрес", "红帽") to its slug.
@@ -313,9 +345,11 @@ func NormalizeTag(s string) (string, bool) {
 	if slug, ok := tagIndex[k]; ok {
 		return slug, true
 	}
-	k = strings.NewReplacer(" ", "-", "_", "-").Replace(k)
-	slug, ok := tagIndex[k]
-	return slug, ok
+	if slug, ok := tagIndex[strings.NewReplacer(" ", "-", "_", "-").Replace(k)]; ok {
+		return slug, true
+	}
+	slug := tagSquashed[squashTag(strings.ReplaceAll(k, "’", "'"))]
+	return slug, slug != ""
 }
 
 // TagSlug is the slug a reviewer's tag is stored under. Tags are an open

@@ -26,6 +26,10 @@ func TestNormalizeTag(t *testing.T) {
 		{"nginx ingress", "ingress-nginx", true},
 		{"Apache HTTPD", "httpd", true},
 		{"Fly.io", "fly-io", true},
+		// other separators, or none, than the table's ("let's encrypt")
+		{"lets_encrypt", "letsencrypt", true},
+		{"Let’s Encrypt", "letsencrypt", true},
+		{"Spring_Boot", "spring", true}, // "spring boot" is spring's alias
 		{"frobnicator", "", false},
 		{"", "", false},
 	}

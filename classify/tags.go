@@ -37,6 +37,10 @@ func tagAliases() []tagAlias {
 					tagAliasList = append(tagAliasList, tagAlias{text: a[1:], slug: slug, exact: true})
 				} else {
 					tagAliasList = append(tagAliasList, tagAlias{text: strings.ToLower(a), slug: slug})
+					if strings.Contains(a, "'") {
+						// typeset text writes the apostrophe curly ("Let’s Encrypt")
+						tagAliasList = append(tagAliasList, tagAlias{text: strings.ToLower(strings.ReplaceAll(a, "'", "’")), slug: slug})
+					}
 				}
 			}
 		}
