@@ -315,8 +315,8 @@ func buildTagIndex() {
 }
 
 // tagSquashed indexes the table's Latin slugs and aliases without their
-// separators, for tags written with other ones ("lets_encrypt",
-// "Spring Boot", "node_js").
+// separators, for tags written with underscores or apostrophes
+// ("lets_encrypt", "Let’s Encrypt", "node_js").
 var tagSquashed map[string]string
 
 // squashTag drops the separators of a Latin tag ("let's encrypt" ->
@@ -347,6 +347,11 @@ func NormalizeTag(s string) (string, bool) {
 	}
 	if slug, ok := tagIndex[strings.NewReplacer(" ", "-", "_", "-").Replace(k)]; ok {
 		return slug, true
+	}
+	if !strings.ContainsAny(k, "_'’") {
+		// spaces and hyphens were tried above: the table leaves some
+		// spellings out on purpose ("status page" is no product)
+		return "", false
 	}
 	slug := tagSquashed[squashTag(strings.ReplaceAll(k, "’", "'"))]
 	return slug, slug != ""
