@@ -95,6 +95,7 @@ var TagAliases = map[string][]string{
 	"systemd":      {},
 	"fstab":        {"/etc/fstab"},
 	"strace":       {},
+	"pprof":        {},
 	// delivery and observability
 	"terraform":  {"терраформ", "терраформа", "терраформе", "терраформом"},
 	"ansible":    {"ансибл", "ансибла", "ансибле", "ансиблом"},
@@ -122,7 +123,7 @@ var TagAliases = map[string][]string{
 	"cockroachdb": {"cockroach"}, "dynamodb": {"dynamo db"}, "flink": {}, "hadoop": {"хадуп"}, "hbase": {},
 	"hdfs": {}, "hive": {"=Hive"}, "influxdb": {}, "kibana": {}, "logstash": {}, "fluentd": {}, "fluent-bit": {"fluentbit"},
 	"minio": {}, "nats": {"=NATS"}, "oracle": {"=Oracle"}, "patroni": {}, "pgbouncer": {}, "presto": {}, "trino": {},
-	"proxysql": {}, "pulsar": {"=Pulsar"}, "sidekiq": {}, "spark": {"=Spark", "apache spark"}, "sqlite": {"sqlite3"},
+	"proxysql": {}, "pulsar": {"=Pulsar"}, "sidekiq": {}, "puma": {"=Puma"}, "pm2": {}, "spark": {"=Spark", "apache spark"}, "sqlite": {"sqlite3"},
 	"sql-server": {"sql server", "mssql"}, "tidb": {}, "tikv": {}, "timescaledb": {}, "vitess": {}, "zookeeper": {"zk"},
 	"loki": {"=Loki"}, "thanos": {}, "jaeger": {}, "opentelemetry": {"otel"}, "victoriametrics": {},
 	// languages, runtimes, frameworks, servers
@@ -159,7 +160,8 @@ var TagAliases = map[string][]string{
 	"aliyun": {"alibaba cloud", "阿里云"}, "tencent-cloud": {"腾讯云"}, "huawei-cloud": {"华为云"},
 	"yandex-cloud": {"yandex cloud", "яндекс облако", "яндекс.облако"}, "hetzner": {}, "digitalocean": {},
 	"ovh": {"=OVH"}, "fastly": {}, "akamai": {}, "vercel": {}, "netlify": {}, "heroku": {},
-	"sentry": {"=Sentry"}, "new-relic": {"new relic", "newrelic"}, "splunk": {}, "nagios": {}, "zabbix": {"заббикс"},
+	"railway": {"=Railway", "railway.app"},
+	"sentry":  {"=Sentry"}, "new-relic": {"new relic", "newrelic"}, "splunk": {}, "nagios": {}, "zabbix": {"заббикс"},
 	"alertmanager": {}, "opsgenie": {},
 	// more of the same general vocabulary: frameworks and servers, storage
 	// and hosts, mail and messaging, managed services (added from general

@@ -171,7 +171,7 @@ var normalizeTag = casebook.NormalizeTag
 // language; acronyms and commands ("dns", "git", "bash") written in lower
 // case are still the technology.
 var everydayWords = map[string]bool{"go": true, "rust": true, "ruby": true, "spark": true, "spring": true,
-	"hive": true, "oracle": true, "react": true, "rails": true, "flask": true, "pulsar": true}
+	"hive": true, "oracle": true, "react": true, "rails": true, "flask": true, "pulsar": true, "puma": true, "railway": true}
 
 // latinProse reports text whose letters are mostly Latin.
 func latinProse(text string) bool {

@@ -170,6 +170,13 @@ func TestTagMentions(t *testing.T) {
 		{"修复见 https://github.com/acme/api/issues/9 。", "github", 0},
 		{"GitHub was down, see https://www.githubstatus.com/incidents/x", "github", 1},
 		{"Redis timed out (logs at https://logs.example.com/q?redis=1).", "redis", 1},
+		// session 19's names: a host and a web server that are everyday words too
+		{"The bot runs on Railway and restarted in a loop.", "railway", 1},
+		{"The railway timetable page kept timing out.", "railway", 0},
+		{"Бот на railway перестал отвечать после деплоя.", "railway", 1},
+		{"Each Puma worker grew to 2 GB.", "puma", 1},
+		{"pprof showed 170k goroutines parked in chansend.", "pprof", 1},
+		{"pm2 restarted the Node.js process every minute.", "pm2", 1},
 	}
 	for _, tt := range tests {
 		if got := tagCounts(tt.text, strings.ToLower(tt.text))[tt.slug]; got != tt.want {
