@@ -95,7 +95,6 @@ var TagAliases = map[string][]string{
 	"systemd":      {},
 	"fstab":        {"/etc/fstab"},
 	"strace":       {},
-	"pprof":        {},
 	// delivery and observability
 	"terraform":  {"терраформ", "терраформа", "терраформе", "терраформом"},
 	"ansible":    {"ансибл", "ансибла", "ансибле", "ансиблом"},

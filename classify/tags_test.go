@@ -175,7 +175,6 @@ func TestTagMentions(t *testing.T) {
 		{"The railway timetable page kept timing out.", "railway", 0},
 		{"Бот на railway перестал отвечать после деплоя.", "railway", 1},
 		{"Each Puma worker grew to 2 GB.", "puma", 1},
-		{"pprof showed 170k goroutines parked in chansend.", "pprof", 1},
 		{"pm2 restarted the Node.js process every minute.", "pm2", 1},
 	}
 	for _, tt := range tests {
