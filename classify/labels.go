@@ -496,7 +496,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		// (annotation-guide.md: an empty field is a real answer)
 		cs.Detection.Method = "internal-report"
 		conf["detection.method"] = 0.3
-		if det == "" && teamVoice(a.low) && !anyWord(discoveryWords, a.storyText()) {
+		if det == "" && (teamVoice(a.low) || !a.chinese() && impersonal(a.low)) && !anyWord(discoveryWords, a.storyText()) {
 			cs.Detection.Method = "unknown"
 			conf["detection.method"] = 0.2
 		}
@@ -570,6 +570,17 @@ var (
 	pluralVoice   = cues("we", "we're", "we've", "our", "us", "мы", "нас", "нам", "нами", "наш", "наша", "наше", "наши",
 		"нашего", "нашей", "нашим", "наших")
 )
+
+// impersonal reports a Latin or Cyrillic text told in no person at all ("Бот
+// перестал отвечать. Причина: …"): a report, not someone's story of
+// finding it. Chinese is left out, as in teamVoice.
+func impersonal(low string) bool {
+	found := false
+	for _, cs := range []cueSet{singularVoice, pluralVoice} {
+		compiledWith(cs, true).each(low, func(int) bool { found = true; return false })
+	}
+	return !found
+}
 
 // teamVoice reports a text told by a team: "we" and "our" outnumber "I"
 // and "my". (Chinese is left out: a blogger's 我们 is as often the

@@ -174,7 +174,8 @@ func TestDetectionCustomerWordsSession7(t *testing.T) {
 // TestDetectionUnknownInTeamReport: a team's report that tells nothing of
 // how the failure was found leaves detection unknown; a first-person story
 // keeps internal-report (its author found it), and so does a team's report
-// whose story says someone noticed.
+// whose story says someone noticed. A report in no person at all is
+// unknown too, except in Chinese, whose stories drop the pronoun.
 func TestDetectionUnknownInTeamReport(t *testing.T) {
 	for _, tc := range []struct{ name, md, want string }{
 		{"en-team", `# Postmortem: slow checkout on 3 May
@@ -230,6 +231,49 @@ Our nightly export job took a table lock on the orders table that our checkout c
 ## Resolution
 
 We moved the export to a replica.
+`, "internal-report"},
+		// a report told in no person at all is no one's story of finding it
+		{"ru-impersonal", `# Исправление: бот не отвечал на сообщения
+
+## Проблема
+
+Бот перестал отвечать на сообщения после деплоя 12 марта, запросы к вебхуку возвращали ошибку 500.
+
+## Причина
+
+Переменная окружения с токеном была удалена из конфигурации при переезде на новый сервер.
+
+## Решение
+
+Токен добавлен в конфигурацию, вебхук зарегистрирован заново, бот отвечает.
+`, "unknown"},
+		{"en-impersonal", `# Fix: the bot stopped answering messages
+
+## Problem
+
+The bot stopped answering messages after the deploy on 12 March, and webhook requests returned errors.
+
+## Cause
+
+The token variable was dropped from the configuration during the move to a new server.
+
+## Fix
+
+The token was added back, the webhook was registered again, and the bot answers.
+`, "unknown"},
+		{"zh-impersonal", `# 修复：机器人不回复消息
+
+## 问题
+
+3月12日发布后机器人不再回复消息，回调接口返回 500 错误。
+
+## 原因
+
+迁移到新服务器时配置中的令牌变量被删除。
+
+## 解决
+
+重新加入令牌并重新注册回调，机器人恢复回复。
 `, "internal-report"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
