@@ -598,8 +598,12 @@ func eachToken(low string, fn func(tok string, afterStop bool)) {
 // cyrillicPast reports a Russian past-tense verb form (-л, -ла, -ло, -ли,
 // reflexive -лся, -лась, -лось, -лись); short words are left out.
 func cyrillicPast(tok string) bool {
-	if utf8.RuneCountInString(tok) < 4 {
+	n := utf8.RuneCountInString(tok)
+	if n < 4 {
 		return false
+	}
+	if n >= 7 && shortParticiple(tok) {
+		return true
 	}
 	for _, end := range []string{"лся", "лась", "лось", "лись", "ла", "ло", "ли", "л"} {
 		if strings.HasSuffix(tok, end) {
@@ -609,6 +613,19 @@ func cyrillicPast(tok string) bool {
 				return false
 			}
 			return !strings.HasSuffix(tok, "ели") || strings.HasSuffix(tok, "дели") || strings.HasSuffix(tok, "тели") || strings.HasSuffix(tok, "мели")
+		}
+	}
+	return false
+}
+
+// shortParticiple reports a Russian short passive participle, the past a
+// fix report is written in ("исправлено", "добавлена", "обновлён",
+// "перезапущен"): its ending after a long enough stem; nouns that end so
+// ("замена", "домен", "токен") are shorter or end otherwise.
+func shortParticiple(tok string) bool {
+	for _, end := range []string{"ено", "ена", "ены", "ёно", "ёна", "ёны", "ён", "лен", "щен", "жен", "шен", "чен", "ден", "нен", "оен"} {
+		if strings.HasSuffix(tok, end) {
+			return true
 		}
 	}
 	return false

@@ -451,3 +451,20 @@ func TestRussianIncidentHeadings(t *testing.T) {
 		t.Errorf("heading \"Установка\" counted as an incident heading")
 	}
 }
+
+// TestCyrillicPast: Russian past forms, the short passive participles a
+// fix report is written in among them ("исправлено", "перезапущен"), and
+// the nouns and words that only end like them.
+func TestCyrillicPast(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"упал": true, "перезапустили": true, "сломалось": true,
+		"исправлено": true, "добавлена": true, "обновлены": true, "обновлён": true, "перезапущен": true,
+		"установлен": true, "обнаружен": true, "отключено": true, "настроен": true,
+		"если": false, "файл": false, "замена": false, "смена": false, "домен": false, "токен": false,
+		"время": false, "сервис": false, "проверьте": false,
+	} {
+		if got := cyrillicPast(tok); got != want {
+			t.Errorf("cyrillicPast(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}
