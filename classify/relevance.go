@@ -410,6 +410,9 @@ func blankFields(text string) (blank, lines int) {
 // "【影响范围】". Templates leave a field that way as often as empty. A
 // bracket with one word ("[1]", "<br>") is no placeholder.
 func placeholderLine(l string) bool {
+	if !strings.ContainsAny(l, "{<[【＜［｛") {
+		return false // most lines: no bracket, nothing to build
+	}
 	rest, spans := stripPlaceholders(l)
 	if spans == 0 {
 		return false
