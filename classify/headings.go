@@ -80,6 +80,9 @@ var headingRules = []headingRule{
 		"我们如何应对", "如何应对", "应对措施", "应急处理", "处理措施", "止损"), false},
 	{fLessons, cues("where we got lucky", "what went poorly", "what went badly", "what didn't go well", "what did not go well",
 		"what could have gone better", "what could have been better", "how'd we do", "how did we do", "в чём нам повезло", "в чем нам повезло"), false},
+	// the problem described, however briefly, is what was seen ("Краткое
+	// описание проблемы" is no summary)
+	{fSymptoms, cues("описание проблемы", "problem description", "description of the problem", "问题描述"), false},
 	// "how we went about it" is investigation, whatever else the heading says;
 	// so are questions the post goes on to answer ("Followup questions" is
 	// no list of follow-ups)

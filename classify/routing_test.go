@@ -345,3 +345,16 @@ func TestErrorHandlingHeadingIsNoFix(t *testing.T) {
 		}
 	}
 }
+
+// A description of the problem, however brief, tells what was seen: it is
+// no summary ("кратко" alone names one).
+func TestProblemDescriptionHeadingIsSymptoms(t *testing.T) {
+	for h, want := range map[string]field{
+		"Краткое описание проблемы": fSymptoms, "Описание проблемы": fSymptoms, "Brief problem description": fSymptoms,
+		"问题描述": fSymptoms, "Кратко": fNarrative,
+	} {
+		if got, _ := headingKind(h); got != want {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
