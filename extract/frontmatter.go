@@ -7,7 +7,8 @@ import (
 
 // Front matter comes in three shapes: YAML between "---" lines, TOML
 // between "+++" lines, and Hexo's (or gostatic's) YAML with no opening
-// fence (key: value lines up to the first "---", or "----"). Fence lines may carry trailing spaces.
+// fence (key: value lines up to the first "---", or "----"). Fence lines
+// may carry trailing spaces.
 
 // fmKeyLine is a YAML "key: value" line at the left margin.
 var fmKeyLine = regexp.MustCompile(`^[A-Za-z_][\w-]*\s*:(?:\s|$)`)

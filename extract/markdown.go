@@ -165,8 +165,13 @@ func extractMarkdown(raw []byte, opts Options) (*Document, error) {
 			// a Jekyll (Liquid) or Hugo tag: "{% include figure.html … %}",
 			// "{{< music id=… >}}" are no text; "{% highlight go %}" …
 			// "{% endhighlight %}" is a code block
+			name, lang, end, ok := templateTag(lines, &i)
+			if !ok {
+				// no closing "%}" near: the writer's text, not a tag
+				para = append(para, trim)
+				continue
+			}
 			flush()
-			name, lang, end := templateTag(lines, &i)
 			if closer := templateCodeEnd[name]; closer != "" {
 				var code []string
 				for i++; i < len(lines) && !closesTemplateBlock(lines[i], closer); i++ {
@@ -266,8 +271,10 @@ func opensTemplateTag(trim string) bool {
 // templateTag reads the tag that opens lines[*i], which may run over
 // several lines (an include with its arguments), leaving *i on its last
 // line. name is the tag's name ("hugo:" before a shortcode's), arg its
-// first argument and rest what follows the tag on its last line.
-func templateTag(lines []string, i *int) (name, arg, rest string) {
+// first argument and rest what follows the tag on its last line. ok is
+// false, and *i unmoved, when the tag does not close within
+// maxTemplateLines: that line is text, and nothing after it is lost.
+func templateTag(lines []string, i *int) (name, arg, rest string, ok bool) {
 	first := strings.TrimSpace(lines[*i])
 	open, closer := "{%", "%}"
 	switch {
@@ -276,12 +283,16 @@ func templateTag(lines []string, i *int) (name, arg, rest string) {
 	case strings.HasPrefix(first, "{{%"):
 		open, closer = "{{%", "%}}"
 	}
-	body := strings.TrimPrefix(first, open)
-	for n := 0; !strings.Contains(body, closer) && n < 20 && *i+1 < len(lines); n++ {
-		*i++
-		body += " " + strings.TrimSpace(lines[*i])
+	body, last := strings.TrimPrefix(first, open), *i
+	for n := 0; !strings.Contains(body, closer) && n < maxTemplateLines && last+1 < len(lines); n++ {
+		last++
+		body += " " + strings.TrimSpace(lines[last])
 	}
-	inner, after, _ := strings.Cut(body, closer)
+	inner, after, closed := strings.Cut(body, closer)
+	if !closed {
+		return "", "", "", false
+	}
+	*i = last
 	words := strings.Fields(strings.Trim(inner, "-% "))
 	if len(words) > 0 {
 		name = strings.ToLower(words[0])
@@ -295,8 +306,11 @@ func templateTag(lines []string, i *int) (name, arg, rest string) {
 			arg = strings.Trim(v, `"'`)
 		}
 	}
-	return name, arg, after
+	return name, arg, after, true
 }
+
+// maxTemplateLines bounds how far a template tag's arguments may run.
+const maxTemplateLines = 20
 
 // closesTemplateBlock reports the tag that ends a template code block:
 // "{% endhighlight %}", "{{< /highlight >}}".

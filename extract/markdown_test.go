@@ -267,4 +267,12 @@ func TestTemplateTags(t *testing.T) {
 	if got, want := strings.Join(langs, "|"), "ruby:puts 'leak'|go:func main() {}"; got != want {
 		t.Errorf("code blocks %q, want %q", got, want)
 	}
+	// a "{%" that never closes is the writer's text, and so is what follows
+	doc, err = Extract([]byte("# T\n\n{% of requests failed at noon.\n\nWe restarted the workers.\n"), Options{Format: FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Text, "T\n{% of requests failed at noon.\nWe restarted the workers."; got != want {
+		t.Errorf("unclosed tag: text %q, want %q", got, want)
+	}
 }
