@@ -496,7 +496,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		// (annotation-guide.md: an empty field is a real answer)
 		cs.Detection.Method = "internal-report"
 		conf["detection.method"] = 0.3
-		if det == "" && (teamVoice(a.low) || !a.chinese() && impersonal(a.low)) && !anyWord(discoveryWords, a.storyText()) {
+		if det == "" && a.toldAsReport() && !anyWord(discoveryWords, a.storyText()) {
 			cs.Detection.Method = "unknown"
 			conf["detection.method"] = 0.2
 		}
@@ -571,27 +571,20 @@ var (
 		"нашего", "нашей", "нашим", "наших")
 )
 
-// impersonal reports a Latin or Cyrillic text told in no person at all ("Бот
-// перестал отвечать. Причина: …"): a report, not someone's story of
-// finding it. Chinese is left out, as in teamVoice.
-func impersonal(low string) bool {
-	found := false
-	for _, cs := range []cueSet{singularVoice, pluralVoice} {
-		compiledWith(cs, true).each(low, func(int) bool { found = true; return false })
-	}
-	return !found
-}
-
-// teamVoice reports a text told by a team: "we" and "our" outnumber "I"
-// and "my". (Chinese is left out: a blogger's 我们 is as often the
-// reader and the author, as in a tutorial, as a team.)
-func teamVoice(low string) bool {
+// toldAsReport reports a post told by a team, "we" and "our" outnumbering
+// "I" and "my", or in no person at all ("Бот перестал отвечать. Причина:
+// …"): a report, not someone's story of finding the failure. The pronouns
+// are Latin and Cyrillic ones (a blogger's 我们 is as often the reader and
+// the author, as in a tutorial, as a team), and Chinese text in no person
+// is no report: its stories drop the pronoun.
+func (a *analysis) toldAsReport() bool {
 	count := func(cs cueSet) int {
 		n := 0
-		compiledWith(cs, true).each(low, func(int) bool { n++; return true })
+		compiledWith(cs, true).each(a.low, func(int) bool { n++; return true })
 		return n
 	}
-	return count(pluralVoice) > count(singularVoice)
+	singular, plural := count(singularVoice), count(pluralVoice)
+	return plural > singular || singular+plural == 0 && !a.chinese()
 }
 
 // categoryTrigger is the trigger kind a root-cause category implies when the
