@@ -333,11 +333,7 @@ func TestStoryHelpersEN(t *testing.T) {
 	}
 	heads := map[string]field{"Why": fRootCause, "Why?": fRootCause, "Changes": fRemediation, "Testing": fSkip,
 		"How to test": fSkip, "What was wrong": fRootCause, "Fault": fRootCause, "What went wrong": fNone, "How did we find out?": fDetection, "What we are doing next": fActionItems, "Why we use Go": fNone}
-	for h, want := range heads {
-		if got, _ := headingKind(h); got != want {
-			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
-		}
-	}
+	checkHeadingKinds(t, heads)
 	for _, s := range []string{"this post explains what went wrong.", "in this write-up we describe the outage."} {
 		if !metaSentence(s) {
 			t.Errorf("metaSentence(%q) = false", s)
@@ -353,11 +349,7 @@ func TestReviewHeadingsEN(t *testing.T) {
 		"What went badly": fLessons, "What we're doing to prevent this": fActionItems,
 		"How we will prevent this in the future": fActionItems, "Where we got lucky": fLessons,
 	}
-	for h, want := range heads {
-		if got, _ := headingKind(h); got != want {
-			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
-		}
-	}
+	checkHeadingKinds(t, heads)
 	for _, s := range []string{
 		"my laptop woke me at 2am with a page: the queue was backing up.",
 		"i got a page from the uptime checker at 02:10.",

@@ -322,39 +322,37 @@ func TestVagueHeadingInheritsField(t *testing.T) {
 // Questions a post goes on to answer are analysis, not its follow-ups: a
 // "Followup questions" section explains, it plans nothing.
 func TestQuestionHeadingsAreAnalysis(t *testing.T) {
-	for h, want := range map[string]field{
+	checkHeadingKinds(t, map[string]field{
 		"Followup questions": fAnalysis, "Follow-up questions": fAnalysis, "Open questions": fAnalysis,
 		"Открытые вопросы": fAnalysis, "遗留问题": fAnalysis, "疑问": fAnalysis,
 		"Follow-up": fActionItems, "Followup items": fActionItems, "Дальнейшие шаги": fActionItems, "后续改进": fActionItems,
-	} {
-		if got, _ := headingKind(h); got != want {
-			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
-		}
-	}
+	})
 }
 
 // A program's error or exception handling named in a heading is a topic the
 // post explains, not how the incident was handled.
 func TestErrorHandlingHeadingIsNoFix(t *testing.T) {
-	for h, want := range map[string]field{
+	checkHeadingKinds(t, map[string]field{
 		"Exception handling in the worker pool": fAnalysis, "Обработка ошибок в клиенте": fAnalysis, "深入探究线程池的异常处理": fAnalysis,
 		"How we handled the outage": fNone, "Обработка инцидента": fNone, "处理过程": fRemediation, "Fix": fRemediation,
-	} {
-		if got, _ := headingKind(h); got != want {
-			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
-		}
-	}
+	})
 }
 
 // A description of the problem, however brief, tells what was seen: it is
 // no summary ("кратко" alone names one).
 func TestProblemDescriptionHeadingIsSymptoms(t *testing.T) {
-	for h, want := range map[string]field{
+	checkHeadingKinds(t, map[string]field{
 		"Краткое описание проблемы": fSymptoms, "Описание проблемы": fSymptoms, "Brief problem description": fSymptoms,
 		"问题描述": fSymptoms, "Кратко": fNarrative,
-	} {
-		if got, _ := headingKind(h); got != want {
-			t.Errorf("headingKind(%q) = %v, want %v", h, got, want)
+	})
+}
+
+// checkHeadingKinds checks the section kind of each heading.
+func checkHeadingKinds(t *testing.T, want map[string]field) {
+	t.Helper()
+	for h, kind := range want {
+		if got, _ := headingKind(h); got != kind {
+			t.Errorf("headingKind(%q) = %v, want %v", h, got, kind)
 		}
 	}
 }
