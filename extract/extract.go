@@ -49,6 +49,9 @@ func Extract(raw []byte, opts Options) (*Document, error) {
 	if d.URL == "" {
 		d.URL = opts.URL
 	}
+	if d.Title == "" && format == FormatMarkdown {
+		d.Title = leadHeadingTitle(d.Sections)
+	}
 	if d.Title == "" {
 		d.Title = slugTitle(opts.URL)
 	}

@@ -45,3 +45,46 @@ var (
 	genericSlugs   = map[string]bool{"index": true, "readme": true, "default": true, "post": true, "article": true, "page": true, "main": true, "home": true, "content": true, "untitled": true, ".": true, "/": true, "": true}
 	slugDatePrefix = regexp.MustCompile(`^\d{4}[-_]\d{1,2}[-_]\d{1,2}[-_]`)
 )
+
+// leadHeadingTitle is the title of a Markdown file that opens with its one
+// top heading at level 2 or below ("## 高并发服务遇redis瓶颈引发time-wait事故"
+// over "### 摘要" sections): nothing precedes it, no other heading stands at
+// its level, and it reads as a headline, not a section name ("## Summary"
+// opens many files that have no title of their own).
+func leadHeadingTitle(sections []Section) string {
+	first := -1
+	for i, s := range sections {
+		if s.Heading != "" {
+			first = i
+			break
+		}
+		if len(s.Blocks) > 0 {
+			return "" // text before any heading
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	top := sections[first]
+	for _, s := range sections[first+1:] {
+		if s.Heading != "" && s.Level <= top.Level {
+			return ""
+		}
+	}
+	if !headlineLike(top.Heading) {
+		return ""
+	}
+	return top.Heading
+}
+
+// headlineLike: four words or more, or eight Han characters; section names
+// ("Summary", "Root cause analysis", "问题排查过程") are shorter.
+func headlineLike(s string) bool {
+	han := 0
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+	}
+	return han >= 8 || len(strings.Fields(s)) >= 4
+}

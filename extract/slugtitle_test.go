@@ -36,3 +36,23 @@ func TestTitleFromAddress(t *testing.T) {
 		t.Fatalf("title %q, %v; want the heading", d.Title, err)
 	}
 }
+
+// A Markdown file that opens with its only top heading at level 2 takes it as
+// its title when it reads as a headline; a section name, a second heading at
+// that level, or text before it leave the title to the address.
+func TestLeadHeadingTitle(t *testing.T) {
+	for _, tc := range []struct{ name, md, want string }{
+		{"en", "## How a full disk stopped the billing export\n\n### Summary\n\nThe export failed at night.\n", "How a full disk stopped the billing export"},
+		{"ru", "## Как переполненный диск остановил выгрузку счетов\n\n### Кратко\n\nВыгрузка упала ночью.\n", "Как переполненный диск остановил выгрузку счетов"},
+		{"zh", "## 磁盘写满导致账单导出失败的一次事故\n\n### 摘要\n\n导出任务在夜里失败了。\n", "磁盘写满导致账单导出失败的一次事故"},
+		{"section name", "## Summary\n\nThe export failed at night.\n\n### Details\n\nThe disk was full.\n", "dns outage 2023"},
+		{"zh section name", "## 问题排查过程\n\n导出任务在夜里失败了。\n", "dns outage 2023"},
+		{"two at its level", "## How a full disk stopped the billing export\n\nText.\n\n## What we changed after the disk filled up\n\nMore.\n", "dns outage 2023"},
+		{"text before it", "The export failed at night.\n\n## How a full disk stopped the billing export\n\nText.\n", "dns outage 2023"},
+	} {
+		d, err := Extract([]byte(tc.md), Options{URL: "https://example.com/docs/dns-outage-2023.md", Format: FormatMarkdown})
+		if err != nil || d.Title != tc.want {
+			t.Errorf("%s: title %q, %v; want %q", tc.name, d.Title, err, tc.want)
+		}
+	}
+}
