@@ -556,6 +556,9 @@ func round2(v float64) float64 { return float64(int(v*100+0.5)) / 100 }
 func labelParagraph(text string) (field, bool) {
 	t := strings.TrimSpace(strings.Trim(text, "*_ "))
 	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+		if k := bareLabel(t); k != fNone {
+			return k, true
+		}
 		return fNone, false
 	}
 	if utf8.RuneCountInString(t) > 30 {
@@ -570,6 +573,24 @@ func labelParagraph(text string) (field, bool) {
 	}
 	k, _ := headingKind(strings.TrimRight(t, ":："))
 	return k, true
+}
+
+// bareLabel is the field a paragraph names when it is nothing but the
+// field's name, as a bold line standing in for a heading ("**解决方法**",
+// "Root cause", "Решение"): at most three words (eight Han characters), no
+// sentence punctuation, and a heading cue of a text field.
+func bareLabel(t string) field {
+	if t == "" || utf8.RuneCountInString(t) > 30 || len(strings.Fields(t)) > 3 || strings.ContainsAny(t, ".,!?;。，！？；") {
+		return fNone
+	}
+	if hasHan(t) && utf8.RuneCountInString(t) > 8 {
+		return fNone
+	}
+	k, weak := headingKind(t)
+	if weak {
+		return fNone
+	}
+	return carriedLabel(k)
 }
 
 // labelColon is the offset of text's first colon (':' or '：') when it

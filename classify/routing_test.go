@@ -48,6 +48,49 @@ func checkRoutes(t *testing.T, md string, want []routeWant) {
 	}
 }
 
+// A paragraph that is nothing but a field's name, a bold line standing in
+// for a heading ("**Solution**"), heads the paragraphs after it and is no
+// sentence of its own; a short sentence that only starts with such a word
+// stays a sentence.
+func TestBareLabelHeadsWhatFollows(t *testing.T) {
+	cases := []struct {
+		name string
+		md   string
+		want []routeWant
+	}{
+		{"en", "# Queue outage\n\n## Problem\n\nThe consumers stopped draining the queue on Monday.\n\n**Solution**\n\n" +
+			"We raised the pool size from 50 to 500 connections per node.\n",
+			[]routeWant{{"We raised the pool size from 50 to 500 connections per node.", "remediation"}}},
+		{"ru", "# Очередь встала\n\n## Проблема\n\nВ понедельник консьюмеры перестали разбирать очередь.\n\n**Решение**\n\n" +
+			"Подняли размер пула с 50 до 500 соединений на узел.\n",
+			[]routeWant{{"Подняли размер пула с 50 до 500 соединений на узел.", "remediation"}}},
+		{"zh", "# 队列积压\n\n## 问题\n\n周一消费者不再消费队列里的消息。\n\n**解决方法**\n\n" +
+			"把每个节点的连接池从 50 调大到 500。\n",
+			[]routeWant{{"把每个节点的连接池从 50 调大到 500。", "remediation"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRoutes(t, tc.md, tc.want)
+			for _, label := range []string{"Solution", "Решение", "解决方法"} {
+				if _, ok := routesOf(t, tc.md)[label]; ok {
+					t.Errorf("the label %q is a sentence", label)
+				}
+			}
+		})
+	}
+	for _, tc := range []struct {
+		text string
+		want field
+	}{
+		{"Solution", fRemediation}, {"Root cause", fRootCause}, {"Решение", fRemediation}, {"解决方法", fRemediation}, {"根本原因", fRootCause},
+		{"Fixed the pool size.", fNone}, {"We fixed the pool size on Monday night", fNone}, {"Problem", fNone}, {"解决方法是把连接池调大到五百个连接", fNone},
+	} {
+		if got := bareLabel(tc.text); got != tc.want {
+			t.Errorf("bareLabel(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 // An inline label ("Root cause: …") heads the untitled paragraphs after its
 // own, up to the next label.
 func TestInlineLabelCarriesOn(t *testing.T) {
