@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"unicode"
@@ -381,6 +382,9 @@ func inlineMD(s string) string {
 		s = mdAutoLink.ReplaceAllString(s, "$1")
 		s = stripTags(s)
 	}
+	if strings.IndexByte(s, '&') >= 0 {
+		s = decodeEntities(s)
+	}
 	if strings.ContainsAny(s, "*_~`") {
 		s = mdEmph.ReplaceAllString(s, "")
 		s = mdStar.ReplaceAllString(s, "$1$2$3")
@@ -389,6 +393,36 @@ func inlineMD(s string) string {
 		s = showEscapes(s)
 	}
 	return s
+}
+
+// decodeEntities reads HTML character references outside code spans as the
+// characters they stand for, as a Markdown renderer does ("we&#39;ve",
+// "S&amp;O"); inside a code span they are the writer's literal text.
+func decodeEntities(s string) string {
+	if !strings.Contains(s, ";") {
+		return s
+	}
+	if strings.IndexByte(s, '`') < 0 {
+		return html.UnescapeString(s)
+	}
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			b.WriteString(html.UnescapeString(s))
+			break
+		}
+		b.WriteString(html.UnescapeString(s[:i]))
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 { // a lone backtick opens no span
+			b.WriteByte('`')
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[i : i+j+2])
+		s = s[i+j+2:]
+	}
+	return b.String()
 }
 
 // escapeBase is where hideEscapes parks an escaped punctuation character

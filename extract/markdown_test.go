@@ -276,3 +276,21 @@ func TestTemplateTags(t *testing.T) {
 		t.Errorf("unclosed tag: text %q, want %q", got, want)
 	}
 }
+
+// HTML character references in Markdown prose are the characters they stand
+// for; inside a code span they stay as written.
+func TestMarkdownEntities(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"so far we&#39;ve found no evidence", "so far we've found no evidence"},
+		{"a call with S&amp;O and IT", "a call with S&O and IT"},
+		{"мы&nbsp;перезапустили &laquo;воркер&raquo;", "мы\u00a0перезапустили «воркер»"},
+		{"重启后&lt;服务&gt;恢复", "重启后<服务>恢复"},
+		{"run `echo &amp;` then &amp; wait", "run echo &amp; then & wait"},
+		{"AT&T and R&D stay", "AT&T and R&D stay"},
+		{"a lone `backtick &amp; no close", "a lone backtick & no close"},
+	} {
+		if got := inlineMD(tc.in); got != tc.want {
+			t.Errorf("inlineMD(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
