@@ -413,6 +413,13 @@ func refineOrganization(d *Document) {
 			}
 			return
 		}
+		if !product && org == d.Organization && org == owner && handleLogin(owner) &&
+			wordCount(strings.ToLower(text), strings.ToLower(owner), 1) == 0 {
+			// a person's handle ("yinyu985/docs") the post never writes
+			// names nobody, whatever the repository holds
+			d.Organization = ""
+			return
+		}
 		if !product && strings.Contains(org, ".") && org == d.Organization &&
 			wordCount(strings.ToLower(text), registrableLabel(org), 1) == 0 {
 			// another's site ("jdoe/status.acme.io" is acme.io's) when the
@@ -448,6 +455,12 @@ func refineOrganization(d *Document) {
 		}
 	}
 }
+
+// handleLogin reports a login made as a person's handle: letters, then two
+// digits or more ("yinyu985", "jdoe93"); organisations' logins are names.
+func handleLogin(login string) bool { return handleLoginRe.MatchString(login) }
+
+var handleLoginRe = regexp.MustCompile(`^[A-Za-z]+[0-9]{2,}$`)
 
 // pagesRepo reports a repository that serves its owner's site ("acme.github.io").
 func pagesRepo(repo string) bool {

@@ -56,6 +56,10 @@ func TestRefineOrganization(t *testing.T) {
 		// what the login says of the account ("-org", "-infra")
 		{"personal_en.md", "https://github.com/widgetco-infra/status/blob/main/2024/disk.md", "widgetco"},
 		{"personal_en.md", "https://github.com/2b3d-org/incident-reports/blob/main/2024/disk.md", "2b3d"},
+		// ... but not a person's handle ("xiaoming88") the post never writes
+		{"personal_zh.md", "https://github.com/xiaoming88/docs/blob/main/src/disk.md", ""},
+		{"personal_ru.md", "https://github.com/ivanov93/handbook/blob/main/docs/disk.md", ""},
+		{"personal_en.md", "https://github.com/annak93/postmortems/blob/main/2024/disk.md", ""},
 		// a site's address as the repository: the site's, unless the owner
 		// is the site ("zephyrlabs" runs zephyr.io)
 		{"product_en.md", "https://github.com/jdoe/status.lanternd.io/blob/main/2024/outage.md", "lanternd.io"},
