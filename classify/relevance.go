@@ -229,6 +229,24 @@ var (
 	sectionNumberRe = regexp.MustCompile(`^\d{1,2}\.\d{1,2}\.?\s+\pL`)
 )
 
+// headingTimes counts the headings that hold a clock time ("2018-01-18 4:19",
+// "04:27 UTC").
+func headingTimes(doc *extract.Document) int {
+	n := 0
+	for _, s := range doc.Sections {
+		if s.Heading == "" || !strings.Contains(s.Heading, ":") {
+			continue
+		}
+		for _, tok := range strings.Fields(s.Heading) {
+			if timeTokRe.MatchString(strings.Trim(tok, "()[],")) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 // relevanceFeatures computes the gate's inputs for a document from its
 // sentences (the units' lower-cased text, not their routing), blocks and
 // headings.
@@ -302,6 +320,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 		x[f] = float64(sents[f]) / n
 	}
 	rate := func(c int) float64 { return math.Log1p(10 * float64(c) / n) }
+	// a timeline told under headed times ("### 4:27") is told in clock times
+	// too, though its headings are no sentences
+	times += headingTimes(doc)
 	x[rfTimes] = math.Log1p(float64(times))
 	// the dates of the event are near the top; the expression is slow
 	// (about 2 ms per 4 KB), so it reads the first 4 KB

@@ -468,3 +468,26 @@ func TestCyrillicPast(t *testing.T) {
 		}
 	}
 }
+
+// A timeline told under headed clock times counts its times as the same
+// timeline told in sentences does; a heading with a version or a ratio is no
+// time.
+func TestHeadingTimes(t *testing.T) {
+	for _, tc := range []struct {
+		name, md string
+		want     int
+	}{
+		{"en", "# Queue backlog\n\n## Timeline\n\n### 2024-03-12 04:19\n\nFirst noticed the backlog.\n\n### 04:27 UTC\n\nFound the stuck consumer.\n\n### 5:59\n\nRestarted it.\n", 3},
+		{"ru", "# Очередь встала\n\n## Хронология\n\n### 12.03.2024 04:19\n\nЗаметили очередь.\n\n### 04:27 (МСК)\n\nНашли зависший консьюмер.\n", 2},
+		{"zh", "# 队列积压\n\n## 时间线\n\n### 2024-03-12 04:19\n\n发现积压。\n\n### 04:27\n\n找到卡住的消费者。\n", 2},
+		{"no times", "# Upgrading to 2.4\n\n## Version 2.4: what changed\n\nText.\n\n## Ratio 3:1 of reads\n\nText.\n\n## Notes\n\nText.\n", 0},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := headingTimes(doc); got != tc.want {
+			t.Errorf("%s: headingTimes = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
