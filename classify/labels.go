@@ -151,6 +151,10 @@ var triggerCues = map[string]cueSet{
 		"requests grew", "requests increased", "load grew", "record traffic", "unusually high traffic", "unexpected traffic", "traffic doubled", "traffic tripled", "load doubled",
 		"marketing campaign", "went viral", "black friday", "flood of requests", "burst of traffic", "burst of requests",
 		"retry storm", "thundering herd", "bot traffic",
+		// a link shared widely: the "hug of death"
+		"hug of death", "reddit hug", "slashdotted", "slashdot effect", "front page of hacker news", "front page of reddit",
+		"getting popular", "traffic starts building", "traffic started building",
+		"хабраэффект", "хабр-эффект", "上了热搜", "突然火了",
 		"пик трафика", "пиковой нагрузк", "распродаж", "чёрная пятница", "черная пятница",
 		"массовая рассылка", "массовой рассылк", "поток запросов", "лавина запросов", "рекламн",
 		"暴增", "双十一", "双11", "突发流量", "流量洪峰", "请求量暴涨", "请求量激增", "爬虫"),

@@ -534,3 +534,18 @@ func TestReflexiveIsNoFix(t *testing.T) {
 		}
 	}
 }
+
+// A link shared widely brings its own surge: the "hug of death", in each
+// language's idiom.
+func TestTriggerHugOfDeath(t *testing.T) {
+	for _, text := range []string{
+		"a notebook was posted to a forum, it started getting popular and by morning we ran 600 pods",
+		"the post made the front page of hacker news and the origin fell over",
+		"после публикации статьи случился хабраэффект, и сервер перестал отвечать",
+		"活动页面上了热搜，几分钟内网关就被打满了",
+	} {
+		if got, _ := bestTrigger([]triggerText{{text, 3, true}}); got != "traffic-surge" {
+			t.Errorf("bestTrigger(%q) = %q, want traffic-surge", text, got)
+		}
+	}
+}
