@@ -342,13 +342,20 @@ func isSetextRule(s string) bool {
 // tableRow turns "| a | b |" into "a | b".
 func tableRow(s string) string {
 	s = strings.TrimSpace(s)
+	width := len(s)
 	s = strings.TrimPrefix(s, "|")
 	s = strings.TrimSuffix(s, "|")
 	cells := strings.Split(s, "|")
 	for i, c := range cells {
 		cells[i] = inlineMD(strings.TrimSpace(c))
 	}
-	return strings.Join(cells, " | ")
+	row := strings.Join(cells, " | ")
+	if len(row) > width {
+		// a compact row ("|a|b|c|") keeps its bare bars: Text is never
+		// longer than the input
+		row = strings.Join(cells, "|")
+	}
+	return row
 }
 
 // imagesOnly reports whether a paragraph holds nothing but images, linked
@@ -403,16 +410,16 @@ func decodeEntities(s string) string {
 		return s
 	}
 	if strings.IndexByte(s, '`') < 0 {
-		return html.UnescapeString(s)
+		return unescapeShorter(s)
 	}
 	var b strings.Builder
 	for s != "" {
 		i := strings.IndexByte(s, '`')
 		if i < 0 {
-			b.WriteString(html.UnescapeString(s))
+			b.WriteString(unescapeShorter(s))
 			break
 		}
-		b.WriteString(html.UnescapeString(s[:i]))
+		b.WriteString(unescapeShorter(s[:i]))
 		j := strings.IndexByte(s[i+1:], '`')
 		if j < 0 { // a lone backtick opens no span
 			b.WriteByte('`')
@@ -423,6 +430,16 @@ func decodeEntities(s string) string {
 		s = s[i+j+2:]
 	}
 	return b.String()
+}
+
+// unescapeShorter is html.UnescapeString unless that would lengthen the
+// text (a few references name two characters: "&nGt;" is five bytes, its
+// characters six), so Text stays no longer than the input.
+func unescapeShorter(s string) string {
+	if u := html.UnescapeString(s); len(u) <= len(s) {
+		return u
+	}
+	return s
 }
 
 // escapeBase is where hideEscapes parks an escaped punctuation character

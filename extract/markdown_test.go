@@ -294,3 +294,18 @@ func TestMarkdownEntities(t *testing.T) {
 		}
 	}
 }
+
+// A table row reads "a | b" where the row had room for the spaces, and keeps
+// bare bars where it had none: Text is never longer than the input.
+func TestTableRowWidth(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"| a | b |", "a | b"},
+		{"|a|b|", "a | b"},
+		{"|a|b|c|", "a|b|c"},
+		{"|00|0", "00|0"},
+	} {
+		if got := tableRow(tc.in); got != tc.want {
+			t.Errorf("tableRow(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
