@@ -374,6 +374,9 @@ var fieldCues = map[field]cueSet{
 			"rolling back", "rolls back", "restarting", "rebooting",
 			"reverted", "revert", "we restarted", "restarted", "rebooted", "worked around", "workaround",
 			"the fix", "a fix", "hotfix", "patched", "reattached", "recover", "has fixed", "we changed", "we have now changed",
+			// bringing the service back (a backup named alone is no step: "I
+			// tried to restore a photo from the backup" is how one finds it broken)
+			"restoring", "back online", "maintenance mode", "восстанавлива", "维护模式",
 			"исправил", "исправлен", "исправление", "починил", "починили", "откатил", "перезапустил", "рестарт",
 			"убил", "убили", "поправил", "срезал", "восстановил", "восстановлен", "обходн", "фикс",
 			"修复", "解决", "恢复", "回滚", "重启", "改为", "临时方案", "解决方法", "解决方案",

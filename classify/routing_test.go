@@ -399,3 +399,21 @@ func checkHeadingKinds(t *testing.T, want map[string]field) {
 		}
 	}
 }
+
+// Bringing the service back from a copy is a fix step, told in any of the
+// three languages without a fix heading.
+func TestRestoreFromBackupIsRemediation(t *testing.T) {
+	for _, tc := range []struct{ name, md, sentence string }{
+		{"en", "# The scoreboard database\n\nAt 22:45 I dropped the production tables by running the test suite against them.\n\n" +
+			"After a minute of panic I put the site into maintenance mode and started restoring last night's backup.\n",
+			"After a minute of panic I put the site into maintenance mode and started restoring last night's backup."},
+		{"ru", "# База табло\n\nВ 22:45 я снёс таблицы в продакшене, запустив тесты не на той базе.\n\n" +
+			"Через минуту паники я закрыл сайт и восстанавливал данные из ночного бэкапа.\n",
+			"Через минуту паники я закрыл сайт и восстанавливал данные из ночного бэкапа."},
+		{"zh", "# 记分板数据库\n\n晚上 22:45，我在生产库上跑了测试，把表全删了。\n\n" +
+			"慌了一分钟之后，我把网站切到维护模式，然后导回昨晚备份的数据。\n",
+			"慌了一分钟之后，我把网站切到维护模式，然后导回昨晚备份的数据。"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkRoutes(t, tc.md, []routeWant{{tc.sentence, "remediation"}}) })
+	}
+}
