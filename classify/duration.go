@@ -14,11 +14,15 @@ import (
 // s does not start with one.
 func ParseDuration(s string) (iso string, n int, ok bool) {
 	secs, n := parseDurationSeconds(s)
-	if secs <= 0 {
+	if secs <= 0 || secs > maxDurationSecs {
 		return "", 0, false
 	}
 	return isoDuration(secs), n, true
 }
+
+// maxDurationSecs bounds a duration at a hundred years: a larger figure is
+// no incident's ("10000000000000000000S" had overflowed into "PT").
+const maxDurationSecs = 100 * 366 * 86400
 
 // isoDuration formats seconds as PT#H#M#S, hours unbounded (PT54H10M).
 func isoDuration(secs float64) string {

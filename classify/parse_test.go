@@ -33,7 +33,8 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("ParseDuration(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "most of the day", "minutes", "version 3", "много"} {
+	// a figure past a hundred years is no incident's (it had overflowed)
+	for _, bad := range []string{"", "most of the day", "minutes", "version 3", "много", "10000000000000000000S", "99999 weeks"} {
 		if got, _, ok := ParseDuration(bad); ok {
 			t.Errorf("ParseDuration(%q) = %q, want none", bad, got)
 		}
