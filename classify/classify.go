@@ -580,7 +580,8 @@ func labelParagraph(text string) (field, bool) {
 // "Root cause", "Решение"): at most three words (eight Han characters), no
 // sentence punctuation, and a heading cue of a text field.
 func bareLabel(t string) field {
-	if t == "" || utf8.RuneCountInString(t) > 30 || len(strings.Fields(t)) > 3 || strings.ContainsAny(t, ".,!?;。，！？；") {
+	// a byte bound first: most paragraphs are sentences, far longer
+	if t == "" || len(t) > 120 || utf8.RuneCountInString(t) > 30 || strings.Count(t, " ") > 2 || strings.ContainsAny(t, ".,!?;。，！？；") {
 		return fNone
 	}
 	if hasHan(t) && utf8.RuneCountInString(t) > 8 {
