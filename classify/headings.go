@@ -48,7 +48,8 @@ type headingRule struct {
 
 var headingRules = []headingRule{
 	// metadata lines ("Time to detection: 8 minutes", "Статус: исправлено")
-	{fSkip, cues("time to detect", "time to recover", "time to resol", "time to repair", "time to mitigat",
+	{fSkip, cues("time to detect", "time to recover", "time to resol", "time to repair", "time to mitigat", "time to fix", "fix time",
+		"время исправления", "время устранения", "время решения", "время починки", "修复时间", "修复耗时", "解决时间", "解决耗时",
 		"category", "severity", "status", "date", "type", "tags", "source", "author", "ingested",
 		"время обнаружения", "время восстановления", "категория", "статус", "дата", "автор", "теги", "источник",
 		"作者", "日期", "标签", "来源", "分类", "状态"), false},

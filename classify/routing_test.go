@@ -390,6 +390,15 @@ func TestProblemDescriptionHeadingIsSymptoms(t *testing.T) {
 	})
 }
 
+// How long a fix took (or will take) is a report's metadata, not a fix step
+// ("Время исправления: ~30 минут" had become a remediation item).
+func TestFixTimeLabelIsMetadata(t *testing.T) {
+	checkHeadingKinds(t, map[string]field{
+		"Time to fix": fSkip, "Fix time": fSkip, "Время исправления": fSkip, "Время устранения": fSkip,
+		"修复时间": fSkip, "修复耗时": fSkip, "Исправление": fRemediation, "The fix": fRemediation, "修复": fRemediation,
+	})
+}
+
 // checkHeadingKinds checks the section kind of each heading.
 func checkHeadingKinds(t *testing.T, want map[string]field) {
 	t.Helper()
