@@ -229,6 +229,27 @@ var (
 	sectionNumberRe = regexp.MustCompile(`^\d{1,2}\.\d{1,2}\.?\s+\pL`)
 )
 
+// conditionalHeadings counts the headings that open with a condition ("If
+// …", "Если …", "В случае …", "如果…", "若…").
+func conditionalHeadings(doc *extract.Document) int {
+	n := 0
+	for _, s := range doc.Sections {
+		h := strings.ToLower(strings.TrimSpace(s.Heading))
+		if h == "" || s.Heading == doc.Title {
+			continue
+		}
+		for _, c := range conditionalOpeners {
+			if strings.HasPrefix(h, c) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+var conditionalOpeners = []string{"if ", "если ", "в случае ", "如果", "若", "假如"}
+
 // headingTimes counts the headings that hold a clock time ("2018-01-18 4:19",
 // "04:27 UTC").
 func headingTimes(doc *extract.Document) int {
@@ -316,6 +337,9 @@ func relevanceFeatures(doc *extract.Document, low string, units []unit) [nRelFea
 		count(rfFix, has[cFix])
 		count(rfImpact, has[cImpact])
 	}
+	// a guide's decision tree is headed by its conditions ("#### 如果是工作线程的
+	// CPU 占用大", "## If the pod stays Pending"), though headings are no sentences
+	sents[rfCond] += conditionalHeadings(doc)
 	for _, f := range []int{rfWePast, rfYou, rfAdvice, rfCond, rfFailPast, rfPast, rfCause, rfFix, rfImpact} {
 		x[f] = float64(sents[f]) / n
 	}

@@ -491,3 +491,25 @@ func TestHeadingTimes(t *testing.T) {
 		}
 	}
 }
+
+// A guide's decision tree is headed by its conditions; an incident's
+// headings name its parts.
+func TestConditionalHeadings(t *testing.T) {
+	for _, tc := range []struct {
+		name, md string
+		want     int
+	}{
+		{"en", "# Pod stuck in Pending\n\n## If the node has no free CPU\n\nScale the pool.\n\n## If the volume cannot attach\n\nCheck the zone.\n", 2},
+		{"ru", "# Под висит в Pending\n\n## Если на узле нет свободного CPU\n\nДобавьте узлы.\n\n## В случае ошибки монтирования тома\n\nПроверьте зону.\n", 2},
+		{"zh", "# Pod 一直 Pending\n\n## 如果节点没有空闲 CPU\n\n扩容节点池。\n\n## 若存储卷无法挂载\n\n检查可用区。\n", 2},
+		{"incident", "# Pods stuck in Pending on 12 March\n\n## Timeline\n\nAt 04:19 the pool filled.\n\n## Root cause\n\nA quota.\n\n## Lessons\n\nAlert earlier.\n", 0},
+	} {
+		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := conditionalHeadings(doc); got != tc.want {
+			t.Errorf("%s: conditionalHeadings = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
