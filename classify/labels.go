@@ -196,7 +196,11 @@ var detectionCues = map[string]cueSet{
 		// session 7: reports through support, in more words
 		"support chat", "support team", "support received", "support noticed", "tickets", "reported by customers",
 		"customers reported", "customers started", "users started reporting", "reports from", "social media",
-		"покупател", "обращени", "в поддержку", "чат поддержки", "техподдержк", "тикет", "客服", "工单", "用户报告", "用户反应"),
+		"покупател", "обращени", "в поддержку", "чат поддержки", "техподдержк", "тикет", "客服", "工单", "用户报告", "用户反应",
+		// someone outside told the team: a researcher, a bounty programme
+		"reported this to", "reported it to", "reported to us", "reported to our", "hackerone", "bug bounty",
+		"security researcher", "сообщил нам", "сообщили нам", "написал нам", "написали нам", "исследовател",
+		"向我们报告", "联系了我们", "白帽", "安全研究员"),
 	"internal-report": cues("noticed", "engineer", "we found", "we discovered", "colleague", "team noticed",
 		"заметил", "обнаружил", "коллег", "发现", "同事", "开发"),
 }

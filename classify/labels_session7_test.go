@@ -171,6 +171,20 @@ func TestDetectionCustomerWordsSession7(t *testing.T) {
 	}
 }
 
+// An outside researcher's report, through a bounty programme or not, is a
+// report from outside the team.
+func TestDetectionOutsideReport(t *testing.T) {
+	for _, text := range []string{
+		"a security researcher reported this to our bug bounty programme on friday",
+		"в пятницу исследователь безопасности написал нам о доступном токене",
+		"周五一位安全研究员向我们报告了泄露的令牌",
+	} {
+		if got, _ := bestLabel(detectionCues, []string{"automated-alert", "customer-report", "internal-report", "unknown"}, text, ""); got != "customer-report" {
+			t.Errorf("detection(%q) = %q, want customer-report", text, got)
+		}
+	}
+}
+
 // TestDetectionUnknownInTeamReport: a team's report that tells nothing of
 // how the failure was found leaves detection unknown; a first-person story
 // keeps internal-report (its author found it), and so does a team's report
