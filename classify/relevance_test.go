@@ -469,47 +469,45 @@ func TestCyrillicPast(t *testing.T) {
 	}
 }
 
-// A timeline told under headed clock times counts its times as the same
-// timeline told in sentences does; a heading with a version or a ratio is no
-// time.
-func TestHeadingTimes(t *testing.T) {
-	for _, tc := range []struct {
-		name, md string
-		want     int
-	}{
-		{"en", "# Queue backlog\n\n## Timeline\n\n### 2024-03-12 04:19\n\nFirst noticed the backlog.\n\n### 04:27 UTC\n\nFound the stuck consumer.\n\n### 5:59\n\nRestarted it.\n", 3},
-		{"ru", "# Очередь встала\n\n## Хронология\n\n### 12.03.2024 04:19\n\nЗаметили очередь.\n\n### 04:27 (МСК)\n\nНашли зависший консьюмер.\n", 2},
-		{"zh", "# 队列积压\n\n## 时间线\n\n### 2024-03-12 04:19\n\n发现积压。\n\n### 04:27\n\n找到卡住的消费者。\n", 2},
-		{"no times", "# Upgrading to 2.4\n\n## Version 2.4: what changed\n\nText.\n\n## Ratio 3:1 of reads\n\nText.\n\n## Notes\n\nText.\n", 0},
-	} {
+// headingCountCase is a made-up post and how many of its headings a
+// heading counter should count.
+type headingCountCase struct {
+	name, md string
+	want     int
+}
+
+func checkHeadingCounts(t *testing.T, name string, count func(*extract.Document) int, cases []headingCountCase) {
+	t.Helper()
+	for _, tc := range cases {
 		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := headingTimes(doc); got != tc.want {
-			t.Errorf("%s: headingTimes = %d, want %d", tc.name, got, tc.want)
+		if got := count(doc); got != tc.want {
+			t.Errorf("%s: %s = %d, want %d", tc.name, name, got, tc.want)
 		}
 	}
+}
+
+// A timeline told under headed clock times counts its times as the same
+// timeline told in sentences does; a heading with a version or a ratio is no
+// time.
+func TestHeadingTimes(t *testing.T) {
+	checkHeadingCounts(t, "headingTimes", headingTimes, []headingCountCase{
+		{"en", "# Queue backlog\n\n## Timeline\n\n### 2024-03-12 04:19\n\nFirst noticed the backlog.\n\n### 04:27 UTC\n\nFound the stuck consumer.\n\n### 5:59\n\nRestarted it.\n", 3},
+		{"ru", "# Очередь встала\n\n## Хронология\n\n### 12.03.2024 04:19\n\nЗаметили очередь.\n\n### 04:27 (МСК)\n\nНашли зависший консьюмер.\n", 2},
+		{"zh", "# 队列积压\n\n## 时间线\n\n### 2024-03-12 04:19\n\n发现积压。\n\n### 04:27\n\n找到卡住的消费者。\n", 2},
+		{"no times", "# Upgrading to 2.4\n\n## Version 2.4: what changed\n\nText.\n\n## Ratio 3:1 of reads\n\nText.\n\n## Notes\n\nText.\n", 0},
+	})
 }
 
 // A guide's decision tree is headed by its conditions; an incident's
 // headings name its parts.
 func TestConditionalHeadings(t *testing.T) {
-	for _, tc := range []struct {
-		name, md string
-		want     int
-	}{
+	checkHeadingCounts(t, "conditionalHeadings", conditionalHeadings, []headingCountCase{
 		{"en", "# Pod stuck in Pending\n\n## If the node has no free CPU\n\nScale the pool.\n\n## If the volume cannot attach\n\nCheck the zone.\n", 2},
 		{"ru", "# Под висит в Pending\n\n## Если на узле нет свободного CPU\n\nДобавьте узлы.\n\n## В случае ошибки монтирования тома\n\nПроверьте зону.\n", 2},
 		{"zh", "# Pod 一直 Pending\n\n## 如果节点没有空闲 CPU\n\n扩容节点池。\n\n## 若存储卷无法挂载\n\n检查可用区。\n", 2},
 		{"incident", "# Pods stuck in Pending on 12 March\n\n## Timeline\n\nAt 04:19 the pool filled.\n\n## Root cause\n\nA quota.\n\n## Lessons\n\nAlert earlier.\n", 0},
-	} {
-		doc, err := extract.Extract([]byte(tc.md), extract.Options{Format: extract.FormatMarkdown})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := conditionalHeadings(doc); got != tc.want {
-			t.Errorf("%s: conditionalHeadings = %d, want %d", tc.name, got, tc.want)
-		}
-	}
+	})
 }
