@@ -110,3 +110,23 @@ func TestCategoryTriggerTieBreak(t *testing.T) {
 		t.Errorf("a hardware trigger for a cause no cue named: %q, want configuration", got)
 	}
 }
+
+// A cause that names no kind of failure takes the kind the story names, not
+// the kind its fixes and plans name: raising a pool's size as a fix says
+// nothing of what broke.
+func TestCategoryFromStoryNotFixes(t *testing.T) {
+	for _, tc := range []struct{ name, md string }{
+		{"en", "# Postmortem: stale prices in the shop\n\n## Root cause\n\nThe root cause was that the price job read the cache key of the previous day.\n\n" +
+			"## Resolution\n\n- We raised the connection pool limit and the worker quota while we were there.\n- We added capacity to the queue.\n"},
+		{"ru", "# Разбор: устаревшие цены\n\n## Причина\n\nПричина в том, что задача цен читала ключ кэша за прошлый день.\n\n" +
+			"## Решение\n\n- Заодно увеличили лимит пула соединений и квоту воркеров.\n- Добавили воркеров в очередь.\n"},
+		{"zh", "# 故障复盘：商品价格不更新\n\n## 根本原因\n\n根本原因是价格任务读取了前一天的缓存键。\n\n" +
+			"## 解决方案\n\n- 顺便调大了连接池上限和工作进程配额。\n- 给队列扩容。\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := classifyMarkdown(t, tc.md).RootCause.Category; got != "software-defect" {
+				t.Errorf("category %q, want software-defect", got)
+			}
+		})
+	}
+}

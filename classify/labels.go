@@ -457,7 +457,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		cs.RootCause.Category, conf["root_cause.category"] = "software-defect", 0.3
 		if c := triggerCategory[cs.Trigger.Kind]; c != "" {
 			cs.RootCause.Category = c
-		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{a.low, 0}}, nil); cat != "" {
+		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{a.storyText(), 0}}, nil); cat != "" {
 			cs.RootCause.Category = cat
 		}
 	}
