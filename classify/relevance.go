@@ -234,12 +234,15 @@ var (
 func conditionalHeadings(doc *extract.Document) int {
 	n := 0
 	for _, s := range doc.Sections {
-		h := strings.ToLower(strings.TrimSpace(s.Heading))
+		h := strings.TrimSpace(s.Heading)
 		if h == "" || s.Heading == doc.Title {
 			continue
 		}
 		for _, c := range conditionalOpeners {
-			if strings.HasPrefix(h, c) {
+			// EqualFold on the prefix, not ToLower on the heading: no copy
+			// of every heading (upper and lower case are the same length
+			// in UTF-8 for these letters)
+			if len(h) >= len(c) && strings.EqualFold(h[:len(c)], c) {
 				n++
 				break
 			}
