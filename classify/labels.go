@@ -153,7 +153,6 @@ var triggerCues = map[string]cueSet{
 		"retry storm", "thundering herd", "bot traffic",
 		// a link shared widely: the "hug of death"
 		"hug of death", "reddit hug", "slashdotted", "slashdot effect", "front page of hacker news", "front page of reddit",
-		"getting popular", "traffic starts building", "traffic started building",
 		"хабраэффект", "хабр-эффект", "上了热搜", "突然火了",
 		"пик трафика", "пиковой нагрузк", "распродаж", "чёрная пятница", "черная пятница",
 		"массовая рассылка", "массовой рассылк", "поток запросов", "лавина запросов", "рекламн",

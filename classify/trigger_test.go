@@ -539,7 +539,7 @@ func TestReflexiveIsNoFix(t *testing.T) {
 // language's idiom.
 func TestTriggerHugOfDeath(t *testing.T) {
 	for _, text := range []string{
-		"a notebook was posted to a forum, it started getting popular and by morning we ran 600 pods",
+		"a forum thread linked the demo and the hug of death took the origin down by morning",
 		"the post made the front page of hacker news and the origin fell over",
 		"после публикации статьи случился хабраэффект, и сервер перестал отвечать",
 		"活动页面上了热搜，几分钟内网关就被打满了",
