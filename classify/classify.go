@@ -581,10 +581,10 @@ func labelParagraph(text string) (field, bool) {
 // sentence punctuation, and a heading cue of a text field.
 func bareLabel(t string) field {
 	// a byte bound first: most paragraphs are sentences, far longer
-	if t == "" || len(t) > 120 || utf8.RuneCountInString(t) > 30 || strings.Count(t, " ") > 2 || strings.ContainsAny(t, ".,!?;。，！？；") {
+	if t == "" || len(t) > 120 || strings.Count(t, " ") > 2 || strings.ContainsAny(t, ".,!?;。，！？；") {
 		return fNone
 	}
-	if hasHan(t) && utf8.RuneCountInString(t) > 8 {
+	if n := utf8.RuneCountInString(t); n > 30 || n > 8 && hasHan(t) {
 		return fNone
 	}
 	k, weak := headingKind(t)

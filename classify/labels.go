@@ -372,6 +372,15 @@ func labelIndex(table map[string]cueSet) labelledCues {
 // components.
 func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 	conf := cs.Extraction.Confidence
+	// the story is read by several labels below; built once, when first asked
+	var storyDone bool
+	var storyLow string
+	story := func() string {
+		if !storyDone {
+			storyLow, storyDone = a.storyText(), true
+		}
+		return storyLow
+	}
 	rc := strings.ToLower(cs.RootCause.Description)
 	title := strings.ToLower(a.doc.Title)
 	// with no cause sentence found, the title and the whole article still
@@ -408,10 +417,10 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		// one the story (not its fixes, plans or lessons) tells as an event
 		// more than once; else, in a story of a failure, nothing set it off
 		// that the post tells apart
-		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
+		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {story(), 1, true}}); kind != "" && s >= storyTriggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.3
-		} else if loadRises(a.storyText()) > 0 {
+		} else if loadRises(story()) > 0 {
 			cs.Trigger.Kind = "traffic-surge"
 			conf["trigger.kind"] = 0.3
 		} else if len(byField[fSymptoms]) > 0 {
@@ -425,11 +434,11 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		if kind, s := bestTrigger([]triggerText{{title, 3, false}, {rc, 3, true}}); kind != "" && s >= triggerMin {
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.4
-		} else if kind, s := bestTrigger([]triggerText{{a.storyText(), 1, true}}); kind != "" && s >= storyTriggerMin {
+		} else if kind, s := bestTrigger([]triggerText{{story(), 1, true}}); kind != "" && s >= storyTriggerMin {
 			// a trigger the story tells as an event twice, outside the cause
 			cs.Trigger.Kind = kind
 			conf["trigger.kind"] = 0.3
-		} else if loadRises(a.storyText()) > 0 {
+		} else if loadRises(story()) > 0 {
 			// a rise in load the story tells once: load is told as a
 			// figure, once, and its words name nothing else
 			cs.Trigger.Kind = "traffic-surge"
@@ -456,7 +465,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		cs.RootCause.Category, conf["root_cause.category"] = "software-defect", 0.3
 		if c := triggerCategory[cs.Trigger.Kind]; c != "" {
 			cs.RootCause.Category = c
-		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{a.storyText(), 0}}, nil); cat != "" {
+		} else if cat, _ := bestLabelBonus(rootCauseCues, casebook.RootCauseCategories, []weightedText{{story(), 0}}, nil); cat != "" {
 			cs.RootCause.Category = cat
 		}
 	}
@@ -503,7 +512,7 @@ func (a *analysis) fillLabels(cs *casebook.Case, byField map[field][]*unit) {
 		// (annotation-guide.md: an empty field is a real answer)
 		cs.Detection.Method = "internal-report"
 		conf["detection.method"] = 0.3
-		if det == "" && a.toldAsReport() && !anyWord(discoveryWords, a.storyText()) {
+		if det == "" && a.toldAsReport() && !anyWord(discoveryWords, story()) {
 			cs.Detection.Method = "unknown"
 			conf["detection.method"] = 0.2
 		}
