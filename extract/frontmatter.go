@@ -13,12 +13,27 @@ import (
 // fmKeyLine is a YAML "key: value" line at the left margin.
 var fmKeyLine = regexp.MustCompile(`^[A-Za-z_][\w-]*\s*:(?:\s|$)`)
 
+// tomlKeyLine is a TOML "key = value" line or a "[table]" header.
+var tomlKeyLine = regexp.MustCompile(`^(?:[A-Za-z_][\w.-]*\s*=|\[)`)
+
 // maxBareFrontMatter bounds how far a fence-less front matter may run.
 const maxBareFrontMatter = 60
 
 // splitFrontMatter cuts the front matter off src. toml tells its syntax;
 // ok is false when src has none.
 func splitFrontMatter(src string) (fm string, toml bool, rest string, ok bool) {
+	// a blank line or two before the fence (a template's leading newline)
+	// still opens front matter, when a key follows the fence: a rule after
+	// blank lines is otherwise a thematic break
+	if lead := leadingBlankLines(src); lead > 0 {
+		fence, after, _ := strings.Cut(src[lead:], "\n")
+		if f := strings.TrimRight(fence, " \t\r"); f == "---" && fmKeyLine.MatchString(after) || f == "+++" && tomlKeyLine.MatchString(after) {
+			if fm, toml, rest, ok := splitFrontMatter(src[lead:]); ok {
+				return fm, toml, rest, true
+			}
+		}
+		return "", false, src, false
+	}
 	first, after, found := strings.Cut(src, "\n")
 	if !found {
 		return "", false, src, false
@@ -65,6 +80,19 @@ func splitFrontMatter(src string) (fm string, toml bool, rest string, ok bool) {
 		off += len(line) + 1
 	}
 	return "", false, src, false
+}
+
+// leadingBlankLines is the length of the whitespace-only lines src opens
+// with.
+func leadingBlankLines(src string) int {
+	n := 0
+	for {
+		line, _, more := strings.Cut(src[n:], "\n")
+		if !more || strings.TrimSpace(line) != "" {
+			return n
+		}
+		n += len(line) + 1
+	}
 }
 
 // fmValue is one top-level front matter entry: its key (TOML keys inside a
