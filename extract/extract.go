@@ -34,7 +34,7 @@ func Extract(raw []byte, opts Options) (*Document, error) {
 	)
 	switch format {
 	case FormatHTML:
-		d, err = extractHTML(raw, opts)
+		d, err = extractHTML(escapeGrowingRefs(raw), opts)
 	case FormatMarkdown:
 		d, err = extractMarkdown(raw, opts)
 	case FormatText:
@@ -57,6 +57,25 @@ func Extract(raw []byte, opts Options) (*Document, error) {
 	}
 	refineOrganization(d)
 	return d, nil
+}
+
+// growingRefs are the only HTML character references whose characters
+// are longer than the reference (two code points each: "&nGt;" is five
+// bytes, "≫⃒" six); they stay as written, so Text stays no longer than the
+// input, as in Markdown (unescapeShorter).
+var growingRefs = [][]byte{[]byte("&nLt;"), []byte("&nGt;")}
+
+// escapeGrowingRefs escapes the ampersand of every growing reference.
+func escapeGrowingRefs(raw []byte) []byte {
+	if !bytes.Contains(raw, []byte("&n")) {
+		return raw
+	}
+	for _, ref := range growingRefs {
+		if bytes.Contains(raw, ref) {
+			raw = bytes.ReplaceAll(raw, ref, append([]byte("&amp;"), ref[1:]...))
+		}
+	}
+	return raw
 }
 
 // SniffFormat picks a format from the content type, the URL or file name, and the bytes.
