@@ -46,11 +46,12 @@ var (
 	slugDatePrefix = regexp.MustCompile(`^\d{4}[-_]\d{1,2}[-_]\d{1,2}[-_]`)
 )
 
-// leadHeadingTitle is the title of a Markdown file that opens with its one
-// top heading at level 2 or below ("## 高并发服务遇redis瓶颈引发time-wait事故"
-// over "### 摘要" sections): nothing precedes it, no other heading stands at
-// its level, and it reads as a headline, not a section name ("## Summary"
-// opens many files that have no title of their own).
+// leadHeadingTitle is the title of a Markdown file that opens with a
+// heading at level 2 or below ("## 高并发服务遇redis瓶颈引发time-wait事故"
+// over "### 摘要" sections): nothing precedes it, it reads as a headline,
+// not a section name ("## Summary" opens many files that have no title of
+// their own), and no other headline stands at its level (section names may:
+// "## Downtime on the afternoon of 3rd of August" over "## Lessons Learned").
 func leadHeadingTitle(sections []Section) string {
 	first := -1
 	for i, s := range sections {
@@ -67,7 +68,9 @@ func leadHeadingTitle(sections []Section) string {
 	}
 	top := sections[first]
 	for _, s := range sections[first+1:] {
-		if s.Heading != "" && s.Level <= top.Level {
+		// section names beside it ("## Lessons Learned", "## Timeline")
+		// leave it the title; a second headline makes it a section too
+		if s.Heading != "" && s.Level <= top.Level && headlineLike(s.Heading) {
 			return ""
 		}
 	}
@@ -86,5 +89,10 @@ func headlineLike(s string) bool {
 			han++
 		}
 	}
-	return han >= 8 || len(strings.Fields(s)) >= 4
+	words := strings.Fields(s)
+	// a dated heading is an event's name ("2025-07-30/31 Hex Outage"):
+	// section names carry no date
+	return han >= 8 || len(words) >= 4 || len(words) >= 2 && headingDateRe.MatchString(s)
 }
+
+var headingDateRe = regexp.MustCompile(`\b(?:19|20)\d\d-\d\d-\d\d`)

@@ -37,9 +37,10 @@ func TestTitleFromAddress(t *testing.T) {
 	}
 }
 
-// A Markdown file that opens with its only top heading at level 2 takes it as
-// its title when it reads as a headline; a section name, a second heading at
-// that level, or text before it leave the title to the address.
+// A Markdown file that opens with a heading at level 2 takes it as its title
+// when it reads as a headline (four words, eight Han characters, or a date
+// and a name); a section name, a second headline at that level, or text
+// before it leave the title to the address.
 func TestLeadHeadingTitle(t *testing.T) {
 	for _, tc := range []struct{ name, md, want string }{
 		{"en", "## How a full disk stopped the billing export\n\n### Summary\n\nThe export failed at night.\n", "How a full disk stopped the billing export"},
@@ -48,6 +49,9 @@ func TestLeadHeadingTitle(t *testing.T) {
 		{"section name", "## Summary\n\nThe export failed at night.\n\n### Details\n\nThe disk was full.\n", "dns outage 2023"},
 		{"zh section name", "## 问题排查过程\n\n导出任务在夜里失败了。\n", "dns outage 2023"},
 		{"two at its level", "## How a full disk stopped the billing export\n\nText.\n\n## What we changed after the disk filled up\n\nMore.\n", "dns outage 2023"},
+		{"section names at its level", "## Downtime of the build service on 3 August\n\nText.\n\n## Lessons Learned\n\nMore.\n\n## Timeline (CEST)\n\n- 10:00 down\n", "Downtime of the build service on 3 August"},
+		{"a dated event's name", "## 2025-07-30/31 Registry Outage\n\nText.\n", "2025-07-30/31 Registry Outage"},
+		{"a dated section name", "## Timeline\n\nText.\n", "dns outage 2023"},
 		{"text before it", "The export failed at night.\n\n## How a full disk stopped the billing export\n\nText.\n", "dns outage 2023"},
 	} {
 		d, err := Extract([]byte(tc.md), Options{URL: "https://example.com/docs/dns-outage-2023.md", Format: FormatMarkdown})
