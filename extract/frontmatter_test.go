@@ -115,6 +115,8 @@ func TestRepoOrganization(t *testing.T) {
 		{"https://github.com/someone/widgetd/blob/x/docs/a.md", "", "widgetd"},            // a product
 		{"https://github.com/acmenetworks/www.acme.net/blob/x/a.md", "", "Acme Networks"}, // a site's repository
 		{"https://github.com/someone/someone.github.io/blob/x/a.md", "", ""},              // a personal site
+		{"https://github.com/someone/someone.github.com/blob/x/a.md", "", ""},             // one named before 2013
+		{"https://gitee.com/someone/someone.gitee.io/blob/x/a.md", "", ""},                // Gitee's pages
 		{"https://github.com/acme/widgetd/blob/x/a.md", "Widget Works", "Widget Works"},   // front matter says
 		{"https://blog.example.org/x", "", ""},
 	}

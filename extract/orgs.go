@@ -462,11 +462,12 @@ func handleLogin(login string) bool { return handleLoginRe.MatchString(login) }
 
 var handleLoginRe = regexp.MustCompile(`^[A-Za-z]+[0-9]{2,}$`)
 
-// pagesRepo reports a repository that serves its owner's site ("acme.github.io").
+// pagesRepo reports a repository that serves its owner's site ("acme.github.io",
+// "acme.github.com" as GitHub named them before 2013, Gitee's "acme.gitee.io").
 func pagesRepo(repo string) bool {
 	lr := strings.ToLower(repo)
-	return strings.HasSuffix(lr, ".github.io") || strings.HasSuffix(lr, ".gitlab.io") ||
-		strings.HasSuffix(lr, ".codeberg.page")
+	return strings.HasSuffix(lr, ".github.io") || strings.HasSuffix(lr, ".github.com") || strings.HasSuffix(lr, ".gitlab.io") ||
+		strings.HasSuffix(lr, ".codeberg.page") || strings.HasSuffix(lr, ".gitee.io")
 }
 
 // ownerNamesRepo reports an owner login with the repository's name as one
