@@ -325,6 +325,7 @@ func analyse(doc *extract.Document) *analysis {
 	a.zhTrialSteps()
 	a.purposeFragments()
 	a.storyEN()
+	a.detectionOnce()
 	for i := range a.units {
 		u := &a.units[i]
 		u.hand, u.fitHand = u.assigned, u.assigned
@@ -333,6 +334,27 @@ func analyse(doc *extract.Document) *analysis {
 		}
 	}
 	return a
+}
+
+// detectionOnce keeps a story's detection where it is first told: how the
+// team found out is told once, at the start ("收到用户反馈…"); a later
+// analysis or recap that names the report again ("但是用户反馈的是 3 分钟")
+// refers back to it and is no field's.
+func (a *analysis) detectionOnce() {
+	first := -1
+	for i := range a.units {
+		u := &a.units[i]
+		if u.assigned != fDetection || u.kind == fDetection {
+			continue
+		}
+		if first < 0 {
+			first = u.block
+			continue
+		}
+		if u.block != first && (u.kind == fAnalysis || u.kind == fRecap || u.kind == fLessons || u.kind == fRemediation) {
+			u.assigned = fNone
+		}
+	}
 }
 
 // purposeOnly opens a fragment that only gives the purpose of the sentence
