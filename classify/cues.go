@@ -384,12 +384,13 @@ var fieldCues = map[field]cueSet{
 		// the outcome of a step: the problem eased (outweighs "after the
 		// migration", which leads such sentences)
 		weighted(3, cues("alleviated", "went away", "back to normal", "stabilized", "stabilised", "稳定了",
+			"operational again", "снова работает", "снова доступ", "заработал", "重新上线", "恢复运行",
 			"пришло в норму", "пришёл в норму", "пришла в норму", "пришли в норму", "нормализовал",
 			"缓解", "恢复正常")),
 		cues("increased", "we added", "we removed", "removed the", "replaced", "applied", "scaled",
 			"cleared", "manually", "re-enabled", "upgraded to", "redeploy", "rebuilt", "scanned", "scanning",
 			"checked", "searched", "terminated", "deleted", "downgraded", "disabled", "drained", "cordon",
-			"rerun", "re-ran", "redeployed", "started replacing", "asking teams", "killing", "killed",
+			"rerun", "re-ran", "redeployed", "rebuilding", "redeploying", "reverting", "replacing", "started replacing", "asking teams", "killing", "killed",
 			"scale down", "scaling down", "scaled down", "free up", "moved", "moving", "manual intervention",
 			"opened a ticket", "ticket was opened", "contacted", "attempted to", "cancelled", "canceled", "temporarily",
 			"added more", "we have added", "we've added", "is draining", "are draining",
