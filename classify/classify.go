@@ -493,9 +493,11 @@ func route(u *unit) field {
 		return fNone
 	case fImpact:
 		// an impact section tells what users saw: a sentence whose failure
-		// words reach the narrative minimum is a symptom; figures and
-		// scope are impact, and go nowhere
-		if best == fSymptoms && bestScore >= narrativeMin && !u.advice && experienced.any(u.low) {
+		// words reach the narrative minimum and say someone met them is a
+		// symptom; in English any failure word does ("78% of requests
+		// failed": en-rotko, posthog, held out and rc11 agree, while the
+		// Russian sets fell); figures and scope are impact, and go nowhere
+		if best == fSymptoms && !u.advice && (bestScore >= narrativeMin && experienced.any(u.low) || bestScore >= 1 && mostlyLatin(u.low)) {
 			return fSymptoms
 		}
 		return fNone

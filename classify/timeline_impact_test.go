@@ -1,6 +1,11 @@
 package classify
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/casebook/casebook/extract"
+)
 
 // A live timeline tells its fix as it happens ("we're rebuilding the
 // servers") and its end as the service working again.
@@ -21,6 +26,24 @@ func TestFixUnderwayAndWorkingAgain(t *testing.T) {
 	for _, tc := range tests {
 		if sc, _ := sentenceScores(tc.s); sc[fRemediation] < tc.min {
 			t.Errorf("sentenceScores(%q)[remediation] = %v, want >= %v", tc.s, sc[fRemediation], tc.min)
+		}
+	}
+}
+
+// An English impact section tells what users saw: a failure stated there
+// is a symptom, told with "saw"/"experienced" or not.
+func TestImpactFailuresAreSymptomsEN(t *testing.T) {
+	md := "# Checkout outage\n\nOn Monday the checkout service went down after a deploy.\n\n## Impact\n\n" +
+		"- 60% of checkout requests failed in the EU region.\n- The outage lasted 42 minutes.\n\n" +
+		"## Root cause\n\nThe deploy shipped a config with a wrong database host.\n"
+	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := analyse(doc)
+	for _, u := range a.units {
+		if strings.HasPrefix(u.text, "60% of checkout requests failed") && u.assigned != fSymptoms {
+			t.Errorf("%q: %s, want symptoms", u.text, fieldNames[u.assigned])
 		}
 	}
 }
