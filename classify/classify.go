@@ -337,9 +337,10 @@ func analyse(doc *extract.Document) *analysis {
 }
 
 // detectionOnce keeps a story's detection where it is first told: how the
-// team found out is told once, at the start ("收到用户反馈…"); a later
-// analysis or recap that names the report again ("但是用户反馈的是 3 分钟")
-// refers back to it and is no field's.
+// team found out is told once, at the start ("我们收到用户反馈…"); a later
+// analysis, recap, lesson or fix sentence that names the report again
+// ("但是用户反馈的是邮件晚到") refers back to it and is no field's. Sections
+// headed Detection keep every sentence.
 func (a *analysis) detectionOnce() {
 	first := -1
 	for i := range a.units {
@@ -494,9 +495,10 @@ func route(u *unit) field {
 	case fImpact:
 		// an impact section tells what users saw: a sentence whose failure
 		// words reach the narrative minimum and say someone met them is a
-		// symptom; in English any failure word does ("78% of requests
-		// failed": en-rotko, posthog, held out and rc11 agree, while the
-		// Russian sets fell); figures and scope are impact, and go nowhere
+		// symptom; in English any failure word does ("two thirds of card
+		// payments failed": en-rotko, posthog, held out and rc11 agree,
+		// while the Russian sets fell); figures and scope are impact, and
+		// go nowhere
 		if best == fSymptoms && !u.advice && (bestScore >= narrativeMin && experienced.any(u.low) || bestScore >= 1 && mostlyLatin(u.low)) {
 			return fSymptoms
 		}

@@ -14,15 +14,15 @@ func TestDetectionToldOnce(t *testing.T) {
 		name, md    string
 		first, back string // prefixes of the first telling and a later reference
 	}{
-		{"zh", "# 一次长连接断开的排查\n\n上周五我们收到用户反馈，接口请求三分钟后连接被直接关闭。\n\n## 排查过程\n\n" +
-			"我们先看了网关日志，请求时间只有 30 秒。\n\n显而易见，代理配置的超时是 600 秒，但是用户反馈的是 3 分钟出现超时。\n\n## 原因\n\n最后发现是 nginx reload 关闭了旧的 worker。\n",
-			"上周五我们收到用户反馈", "显而易见"},
-		{"ru", "# Обрывы соединений\n\nВ пятницу клиент пожаловался, что запросы обрываются через три минуты.\n\n## Расследование\n\n" +
-			"Логи шлюза показывали запросы всего по 30 секунд.\n\nНо клиент пожаловался именно на три минуты, и это не сходилось.\n\n## Причина\n\nПерезагрузка nginx закрывала старые воркеры.\n",
-			"В пятницу клиент пожаловался", "Но клиент пожаловался"},
-		{"en", "# Dropped connections\n\nOn Friday a customer reported that requests were cut off after three minutes.\n\n## Investigation\n\n" +
-			"The gateway logs showed requests of only 30 seconds.\n\nYet the customer reported three minutes, which did not match.\n\n## Root cause\n\nAn nginx reload closed the old workers.\n",
-			"On Friday a customer reported", "Yet the customer reported"},
+		{"zh", "# 一次日报邮件延迟\n\n周一早上我们收到用户反馈，日报邮件晚到了两个小时。\n\n## 排查过程\n\n" +
+			"我们先查了定时任务的日志，任务八点准时启动了。\n\n很明显，任务是准时的，但是用户反馈的是邮件晚到两个小时。\n\n## 原因\n\n最后发现是邮件队列的消费者被一个大附件卡住了。\n",
+			"周一早上我们收到用户反馈", "很明显"},
+		{"ru", "# Опоздавшие отчёты\n\nВ понедельник бухгалтерия пожаловалась, что утренний отчёт пришёл на два часа позже.\n\n## Расследование\n\n" +
+			"Логи планировщика показывали запуск ровно в восемь.\n\nНо бухгалтерия пожаловалась именно на опоздание письма, и это не сходилось.\n\n## Причина\n\nОчередь писем застряла на большом вложении.\n",
+			"В понедельник бухгалтерия пожаловалась", "Но бухгалтерия пожаловалась"},
+		{"en", "# Late reports\n\nOn Monday the finance team reported that the morning report arrived two hours late.\n\n## Investigation\n\n" +
+			"The scheduler logs showed the job starting at eight sharp.\n\nYet the finance team reported a late email, which did not match.\n\n## Root cause\n\nThe mail queue was stuck on a large attachment.\n",
+			"On Monday the finance team reported", "Yet the finance team reported"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

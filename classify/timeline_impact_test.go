@@ -14,7 +14,7 @@ func TestFixUnderwayAndWorkingAgain(t *testing.T) {
 		s   string
 		min float64
 	}{
-		{"[08:18 utc] we're rebuilding the database servers on a new host.", 1},
+		{"[03:40 utc] we're rebuilding the search index from the nightly snapshot.", 1},
 		{"we are reverting the config change on all nodes.", 1},
 		{"the queue workers are operational again.", 3},
 		{"by 14:00 the checkout service was operational again.", 3},
@@ -34,7 +34,7 @@ func TestFixUnderwayAndWorkingAgain(t *testing.T) {
 // is a symptom, told with "saw"/"experienced" or not.
 func TestImpactFailuresAreSymptomsEN(t *testing.T) {
 	md := "# Checkout outage\n\nOn Monday the checkout service went down after a deploy.\n\n## Impact\n\n" +
-		"- 60% of checkout requests failed in the EU region.\n- The outage lasted 42 minutes.\n\n" +
+		"- Two thirds of card payments failed for shoppers in Europe.\n- The outage lasted 42 minutes.\n\n" +
 		"## Root cause\n\nThe deploy shipped a config with a wrong database host.\n"
 	doc, err := extract.Extract([]byte(md), extract.Options{Format: extract.FormatMarkdown})
 	if err != nil {
@@ -42,7 +42,7 @@ func TestImpactFailuresAreSymptomsEN(t *testing.T) {
 	}
 	a := analyse(doc)
 	for _, u := range a.units {
-		if strings.HasPrefix(u.text, "60% of checkout requests failed") && u.assigned != fSymptoms {
+		if strings.HasPrefix(u.text, "Two thirds of card payments failed") && u.assigned != fSymptoms {
 			t.Errorf("%q: %s, want symptoms", u.text, fieldNames[u.assigned])
 		}
 	}

@@ -433,8 +433,10 @@ func decodeEntities(s string) string {
 }
 
 // unescapeShorter is html.UnescapeString unless that would lengthen the
-// text (a few references name two characters: "&nGt;" is five bytes, its
-// characters six), so Text stays no longer than the input.
+// text, so Text stays no longer than the input. The standard library
+// decodes no reference longer than it is written (it leaves "&nGt;", which
+// x/net/html decodes to six bytes: see growingRefs for HTML); this holds
+// the promise should that change.
 func unescapeShorter(s string) string {
 	if u := html.UnescapeString(s); len(u) <= len(s) {
 		return u

@@ -49,8 +49,8 @@ func TestLeadHeadingTitle(t *testing.T) {
 		{"section name", "## Summary\n\nThe export failed at night.\n\n### Details\n\nThe disk was full.\n", "dns outage 2023"},
 		{"zh section name", "## 问题排查过程\n\n导出任务在夜里失败了。\n", "dns outage 2023"},
 		{"two at its level", "## How a full disk stopped the billing export\n\nText.\n\n## What we changed after the disk filled up\n\nMore.\n", "dns outage 2023"},
-		{"section names at its level", "## Downtime of the build service on 3 August\n\nText.\n\n## Lessons Learned\n\nMore.\n\n## Timeline (CEST)\n\n- 10:00 down\n", "Downtime of the build service on 3 August"},
-		{"a dated event's name", "## 2025-07-30/31 Registry Outage\n\nText.\n", "2025-07-30/31 Registry Outage"},
+		{"section names at its level", "## Checkout outage on the night of 12 March\n\nText.\n\n## What we learned\n\nMore.\n\n## Timeline (UTC)\n\n- 22:00 down\n", "Checkout outage on the night of 12 March"},
+		{"a dated event's name", "## 2024-11-05 Payments Outage\n\nText.\n", "2024-11-05 Payments Outage"},
 		{"a dated section name", "## Timeline\n\nText.\n", "dns outage 2023"},
 		{"text before it", "The export failed at night.\n\n## How a full disk stopped the billing export\n\nText.\n", "dns outage 2023"},
 	} {
